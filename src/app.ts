@@ -1,0 +1,139 @@
+/** @module Builds the Hono application: middleware, API routes, errors. No side effects. */
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
+import { type AppEnv, createRouter } from "./http/env.ts";
+import { clientIpResolver } from "./http/middleware/client-ip.ts";
+import { compress } from "./http/middleware/compress.ts";
+import { publicCache } from "./http/middleware/public-cache.ts";
+import { problem, problemFromDomainError } from "./http/problem.ts";
+import type { ServiceContext } from "./services/context.ts";
+import { DomainError } from "./services/errors.ts";
+
+export interface AppDeps {
+  /** The base service context (anonymous caller); requests derive theirs from it. */
+  services: ServiceContext;
+  logger: Logger;
+  baseUrl: string;
+  trustProxy: string[];
+}
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = createRouter();
+  const resolveIp = clientIpResolver(deps.trustProxy);
+
+  app.use(requestId({ headerName: "X-Request-Id" }));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    let peer = "unknown";
+    try {
+      peer = getConnInfo(c).remote.address ?? "unknown";
+    } catch {
+      // app.request() in tests has no socket.
+    }
+    const ip = resolveIp(peer, c.req.header("x-forwarded-for"));
+    const logger = deps.logger.child({ request_id: c.get("requestId") });
+    c.set("baseUrl", deps.baseUrl);
+    c.set("clientIp", ip);
+    c.set("logger", logger);
+    c.set("ctx", { ...deps.services, logger });
+    await next();
+    logger.info(
+      {
+        method: c.req.method,
+        route: c.req.routePath,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ip,
+      },
+      "request",
+    );
+  });
+  app.use(compress());
+  app.use(
+    "/api/v1/*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "HEAD", "OPTIONS"],
+      exposeHeaders: ["ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"],
+      maxAge: 86_400,
+    }),
+  );
+  app.use("/api/v1/*", publicCache());
+  app.on(
+    "POST",
+    "/api/v1/*",
+    requireJson,
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }),
+  );
+
+  registerV1(app);
+  const document = buildOpenApiDocument(app, deps.baseUrl);
+  const documentJson = JSON.stringify(document);
+  app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0) {
+      return problem(c, 405, `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`, {
+        headers: { allow: allowed.join(", ") },
+      });
+    }
+    return problem(c, 404, `Nothing is at ${c.req.path}.`);
+  });
+  app.onError((error, c) => {
+    if (error instanceof DomainError) return problemFromDomainError(c, error);
+    if (error instanceof HTTPException && error.status < 500) {
+      return problem(c, error.status as 400, error.message || "The request could not be read.");
+    }
+    c.get("logger")?.error({ err: error }, "unhandled error");
+    return problem(
+      c,
+      500,
+      `Something went wrong on our side; quote request id ${c.get("requestId")}.`,
+    );
+  });
+  return app;
+}
+
+async function requireJson(c: Context<AppEnv>, next: () => Promise<void>) {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return problem(c, 415, "Send the body as application/json.", {
+      errors: [{ in: "header", name: "content-type", message: "must be application/json" }],
+    });
+  }
+  return next();
+}
+
+function tooLarge(c: Context<AppEnv>) {
+  return problem(c, 413, `The body is over ${MAX_BODY_BYTES / 1024} KiB.`);
+}
+
+const routeMatchers = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+
+/** Methods registered for a path, for 405 + Allow. */
+function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
+  let matchers = routeMatchers.get(app);
+  if (!matchers) {
+    matchers = app.routes
+      .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+      .map((r) => ({
+        method: r.method,
+        pattern: new RegExp(`^${r.path.replace(/[.]/g, "\\.").replace(/:[^/]+/g, "[^/]+")}/?$`),
+      }));
+    routeMatchers.set(app, matchers);
+  }
+  const methods = new Set(matchers.filter((m) => m.pattern.test(path)).map((m) => m.method));
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}

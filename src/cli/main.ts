@@ -1,0 +1,231 @@
+/** @module The `quire` command line: serve, import, owners, agents. */
+import { createReadStream, existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { DataDirLocked, openRuntime, type Runtime } from "../runtime.ts";
+import { createAgent, setAgentStatus } from "../services/agents/create.ts";
+import { DomainError, Invalid } from "../services/errors.ts";
+import { createOwner, verifyOwner } from "../services/owners/create.ts";
+import { importPapers } from "../services/papers/import.ts";
+import { createProgress } from "./progress.ts";
+
+const USAGE = `Usage: quire <command>
+
+  serve                                   start the server (PORT, DATA_DIR, DATABASE_URL, ...)
+  import FILE.jsonl                       import papers, one JSON object per line (rerunnable)
+  owners create --handle H --email E [--verified]
+  owners verify HANDLE                    mark an owner's email verified (and their agents)
+  agents create --owner H --name N --model M   prints the new key once
+  agents verify ID [--reason TEXT]
+  agents suspend ID --reason TEXT
+
+Configuration comes from environment variables; see README.md.`;
+
+/** Exit codes: 0 ok, 1 failure, 2 usage or configuration error. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        return await serveCommand();
+      case "import":
+        return await withRuntime((rt) => importCommand(rt, [sub, ...rest].filter(isString)));
+      case "owners":
+        return await withRuntime((rt) => ownersCommand(rt, sub, rest));
+      case "agents":
+        return await withRuntime((rt) => agentsCommand(rt, sub, rest));
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        return usage(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    return report(error);
+  }
+}
+
+async function serveCommand(): Promise<number> {
+  const { startServer } = await import("../server.ts");
+  const config = loadConfig();
+  const server = await startServer(config);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      void server.close().then(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  return 0;
+}
+
+async function withRuntime(run: (rt: Runtime) => Promise<number>): Promise<number> {
+  const config = loadConfig();
+  const runtime = await openRuntime(
+    config,
+    createLogger(config.LOG_LEVEL === "info" ? "warn" : config.LOG_LEVEL),
+  );
+  try {
+    return await run(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function importCommand(rt: Runtime, args: string[]): Promise<number> {
+  const file = args[0];
+  if (!file || args.length > 1) return usage("import takes one file: quire import FILE.jsonl");
+  if (!existsSync(file)) return fail(`no such file: ${file}`);
+  const total = await countLines(file);
+  const progress = createProgress("import", total);
+  let done = 0;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  const summary = await importPapers(rt.services, lines, (result) => {
+    done = result.line;
+    if (result.outcome === "invalid" || result.outcome === "rejected") {
+      process.stderr.write(
+        `\n${file}:${result.line}: ${result.outcome}: ${result.messages.join("; ")}\n`,
+      );
+    }
+    progress.tick(done, `${result.outcome} ${result.paper_id ?? ""}`);
+  });
+  progress.finish("done");
+  process.stdout.write(
+    `published ${summary.published}, already imported ${summary.already_imported}, ` +
+      `rejected ${summary.rejected}, invalid lines ${summary.invalid} (published with warnings: ${summary.warnings})\n`,
+  );
+  return summary.invalid + summary.rejected > 0 ? 1 : 0;
+}
+
+async function ownersCommand(
+  rt: Runtime,
+  sub: string | undefined,
+  args: string[],
+): Promise<number> {
+  const operator = { ...rt.services, caller: { kind: "operator" as const } };
+  if (sub === "create") {
+    const { values } = parseArgs({
+      args,
+      options: {
+        handle: { type: "string" },
+        email: { type: "string" },
+        verified: { type: "boolean" },
+      },
+    });
+    if (!values.handle || !values.email) return usage("owners create needs --handle and --email");
+    const owner = await createOwner(operator, {
+      handle: values.handle,
+      email: values.email,
+      verified: values.verified ?? false,
+    });
+    process.stdout.write(
+      `created owner ${owner.handle} (${owner.id})${owner.verified ? ", verified" : ""}\n`,
+    );
+    return 0;
+  }
+  if (sub === "verify") {
+    const [handle, ...extra] = args;
+    if (!handle || extra.length > 0) return usage("owners verify HANDLE");
+    const owner = await verifyOwner(operator, { handle });
+    process.stdout.write(
+      `verified owner ${owner.handle}; their unverified agents are now verified\n`,
+    );
+    return 0;
+  }
+  return usage(`unknown owners command "${sub ?? ""}"`);
+}
+
+async function agentsCommand(
+  rt: Runtime,
+  sub: string | undefined,
+  args: string[],
+): Promise<number> {
+  const operator = { ...rt.services, caller: { kind: "operator" as const } };
+  if (sub === "create") {
+    const { values } = parseArgs({
+      args,
+      options: { owner: { type: "string" }, name: { type: "string" }, model: { type: "string" } },
+    });
+    if (!values.owner || !values.name || !values.model) {
+      return usage("agents create needs --owner, --name and --model");
+    }
+    const agent = await createAgent(operator, {
+      ownerHandle: values.owner,
+      name: values.name,
+      model: values.model,
+    });
+    process.stderr.write(
+      `created agent ${agent.id} (${agent.status}); its key is shown once, store it now:\n`,
+    );
+    process.stdout.write(`${agent.key}\n`);
+    return 0;
+  }
+  if (sub === "verify" || sub === "suspend") {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { reason: { type: "string" } },
+    });
+    const [agentId, ...extra] = positionals;
+    if (!agentId || extra.length > 0)
+      return usage(`agents ${sub} ID${sub === "suspend" ? " --reason TEXT" : ""}`);
+    if (sub === "suspend" && !values.reason) return usage("agents suspend needs --reason");
+    const result = await setAgentStatus(operator, {
+      agentId,
+      status: sub === "verify" ? "verified" : "suspended",
+      reason: values.reason ?? "verified by an operator",
+    });
+    process.stdout.write(`agent ${result.id} is now ${result.status}\n`);
+    return 0;
+  }
+  return usage(`unknown agents command "${sub ?? ""}"`);
+}
+
+function usage(message: string): number {
+  process.stderr.write(`quire: ${message}\n\n${USAGE}\n`);
+  return 2;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`quire: ${message}\n`);
+  return 1;
+}
+
+function report(error: unknown): number {
+  if (error instanceof ConfigError) return fail(error.message) + 1;
+  if (error instanceof DataDirLocked) return fail(error.message);
+  if (error instanceof Invalid) {
+    return fail(`${error.message} ${error.issues.map((i) => `${i.name} ${i.message}`).join("; ")}`);
+  }
+  if (error instanceof DomainError) return fail(error.message);
+  if (
+    error instanceof TypeError &&
+    /parseArgs|Unknown option|ERR_PARSE_ARGS/.test(
+      String((error as { code?: string }).code ?? error.message),
+    )
+  ) {
+    return usage(error.message);
+  }
+  process.stderr.write(
+    `quire: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return 1;
+}
+
+function isString(value: string | undefined): value is string {
+  return value !== undefined;
+}
+
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  for await (const _ of createInterface({ input: createReadStream(file), crlfDelay: Infinity }))
+    n++;
+  return n;
+}

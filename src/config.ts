@@ -1,0 +1,116 @@
+/** @module Configuration: the environment parsed once with zod; the only reader of process.env. */
+import { z } from "zod";
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => URL.canParse(v), "must be an absolute URL")
+  .optional();
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  BASE_URL: optionalUrl,
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_URL: optionalUrl.refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+    "must be a postgres:// or postgresql:// URL",
+  ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: optionalUrl,
+  EMBEDDINGS_URL: optionalUrl,
+  EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  SCREENER_URL: optionalUrl,
+  SCREENER_MODEL: z.string().trim().min(1).optional(),
+  TRUST_PROXY: z.string().trim().default(""),
+  SMTP_URL: optionalUrl,
+  KEY_PREFIX: z
+    .string()
+    .regex(
+      /^[a-z][a-z0-9]{1,15}$/,
+      "must be 2-16 lowercase letters or digits, starting with a letter",
+    )
+    .default("quire"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20000).default(2000),
+  SEED_SAMPLES: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+});
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, "BASE_URL" | "TRUST_PROXY"> & {
+  BASE_URL: string;
+  /** Parsed TRUST_PROXY: addresses or CIDR ranges whose X-Forwarded-For is honoured. */
+  TRUST_PROXY: string[];
+};
+
+/** Thrown when an environment variable has a bad value; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Parses configuration from an environment map. Empty strings count as unset, so
+ * `FOO= npm start` behaves like leaving FOO out. Unknown variables are ignored.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") cleaned[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "(environment)"),
+        message: issue.message,
+      })),
+    );
+  }
+  const c = parsed.data;
+  const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "");
+  const trustProxy = c.TRUST_PROXY.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const problems: { variable: string; message: string }[] = [];
+  for (const entry of trustProxy) {
+    if (!isAddressOrCidr(entry)) {
+      problems.push({
+        variable: "TRUST_PROXY",
+        message: `"${entry}" is not an IP address or CIDR`,
+      });
+    }
+  }
+  if (c.EMBEDDINGS_URL && !c.EMBEDDINGS_MODEL) {
+    problems.push({
+      variable: "EMBEDDINGS_MODEL",
+      message: "is required when EMBEDDINGS_URL is set",
+    });
+  }
+  if (c.SCREENER_URL && !c.SCREENER_MODEL) {
+    problems.push({ variable: "SCREENER_MODEL", message: "is required when SCREENER_URL is set" });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { ...c, BASE_URL: baseUrl, TRUST_PROXY: trustProxy };
+}
+
+function isAddressOrCidr(value: string): boolean {
+  const [addr, bits, ...rest] = value.split("/");
+  if (rest.length > 0 || !addr) return false;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(addr);
+  const isV4 = v4 !== null && v4.slice(1).every((o) => Number(o) <= 255);
+  const isV6 = !isV4 && addr.includes(":") && /^[0-9a-fA-F:.]+$/.test(addr);
+  if (!isV4 && !isV6) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (isV4 ? 32 : 128);
+}

@@ -1,0 +1,94 @@
+/** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** The Drizzle database both engines satisfy; services only ever see this type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Human-readable location for logs (directory or URL without password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent the embedded engine is used. */
+  databaseUrl?: string | undefined;
+  /** Directory for the embedded engine; `memory://` keeps it in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+  /** Run migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * Opens the database and brings its schema up to date. Migrations run on both engines
+ * with Drizzle's own migrator; PGlite is opened with the pgvector extension first,
+ * because drizzle-kit's migrate cannot load extensions into PGlite.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : await openPglite(options.dataDir ?? "memory://");
+  if (options.migrate !== false) await runMigrations(database);
+  return database;
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+    import("drizzle-orm/pglite"),
+  ]);
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { vector } });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    location: inMemory ? "memory" : dataDir,
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const [{ default: pg }, { drizzle }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+  ]);
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on("error", () => {
+    // An idle client lost its connection; the pool replaces it on next checkout.
+  });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return { db, kind: "postgres", location: redactUrl(url), close: () => pool.end() };
+}
+
+async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(database.db as never, { migrationsFolder });
+  } else {
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    await migrate(database.db as never, { migrationsFolder });
+  }
+}
+
+/** Strips the password from a connection URL so it can be logged. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

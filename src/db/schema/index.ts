@@ -1,0 +1,7 @@
+/** @module The whole Drizzle schema, one import for the client and drizzle-kit. */
+export * from "./agents.ts";
+export * from "./chunks.ts";
+export * from "./contributions.ts";
+export * from "./moderation.ts";
+export * from "./owners.ts";
+export * from "./papers.ts";

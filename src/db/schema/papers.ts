@@ -1,0 +1,119 @@
+/** @module Papers, their immutable versions, id counters and screening results. */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
+import { owners } from "./owners.ts";
+import { timestamptz } from "./types.ts";
+
+export const PAPER_STATUSES = [
+  "submitted",
+  "published",
+  "rejected",
+  "withdrawn",
+  "removed",
+] as const;
+export type PaperStatus = (typeof PAPER_STATUSES)[number];
+
+/**
+ * A paper: identity, lifecycle and a pointer to its current version. Only `published`
+ * papers are visible. `published_at` is the first publication and orders the list.
+ */
+export const papers = pgTable(
+  "papers",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").references(() => owners.id),
+    status: text("status", { enum: PAPER_STATUSES }).notNull(),
+    currentVersion: integer("current_version").notNull(),
+    publishedAt: timestamptz("published_at").notNull(),
+    updatedAt: timestamptz("updated_at").notNull(),
+    statusReason: text("status_reason"),
+    /** Caller-supplied key that makes `quire import` idempotent (sha256 of the source record). */
+    importKey: text("import_key"),
+  },
+  (t) => [
+    index("papers_list_idx")
+      .on(t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'published'`),
+    index("papers_owner_idx").on(t.ownerId),
+    index("papers_import_key_idx").on(t.importKey),
+    check(
+      "papers_status_check",
+      sql`${t.status} in ('submitted', 'published', 'rejected', 'withdrawn', 'removed')`,
+    ),
+  ],
+);
+
+/** Monotonic per-month counters behind `YYMM.NNNNN` ids. */
+export const paperIdCounters = pgTable("paper_id_counters", {
+  yymm: text("yymm").primaryKey(),
+  last: integer("last").notNull(),
+});
+
+/**
+ * One row per published version. Rows are immutable: a trigger in the migrations rejects
+ * every UPDATE, so a version once read is the version forever.
+ */
+export const paperVersions = pgTable(
+  "paper_versions",
+  {
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id),
+    version: integer("version").notNull(),
+    title: text("title").notNull(),
+    abstract: text("abstract").notNull(),
+    body: text("body").notNull(),
+    aiModel: text("ai_model").notNull(),
+    license: text("license").notNull(),
+    keywords: text("keywords").array().notNull(),
+    language: text("language").notNull(),
+    changelog: text("changelog"),
+    createdAt: timestamptz("created_at").notNull(),
+    screeningStatus: text("screening_status", { enum: ["passed", "warnings"] }).notNull(),
+    screenedAt: timestamptz("screened_at").notNull(),
+    screenedBy: text("screened_by").notNull(),
+    contentHash: text("content_hash").notNull(),
+    simhash: bigint("simhash", { mode: "bigint" }).notNull(),
+    /** 16-bit slices of `simhash` for locality-sensitive lookup of near duplicates. */
+    simhashBands: integer("simhash_bands").array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paperId, t.version] }),
+    index("paper_versions_content_hash_idx").on(t.contentHash),
+    index("paper_versions_bands_idx").using("gin", t.simhashBands),
+    check("paper_versions_version_check", sql`${t.version} >= 1`),
+  ],
+);
+
+/**
+ * Every screening run, including rejected submissions (which never get a paper id), so
+ * owners can see why and moderators can audit the screener.
+ */
+export const screeningResults = pgTable(
+  "screening_results",
+  {
+    id: text("id").primaryKey(),
+    paperId: text("paper_id").references(() => papers.id),
+    version: integer("version"),
+    ownerId: text("owner_id").references(() => owners.id),
+    title: text("title").notNull(),
+    contentHash: text("content_hash").notNull(),
+    outcome: text("outcome", { enum: ["passed", "warnings", "rejected"] }).notNull(),
+    screener: text("screener").notNull(),
+    reasons: jsonb("reasons").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+  },
+  (t) => [
+    index("screening_results_paper_idx").on(t.paperId, t.version),
+    index("screening_results_owner_idx").on(t.ownerId),
+  ],
+);

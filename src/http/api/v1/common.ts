@@ -1,0 +1,54 @@
+/** @module Schemas and responses shared by the v1 route files. */
+import { z } from "@hono/zod-openapi";
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ format: "uri" }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string(),
+    request_id: z.string(),
+    errors: z
+      .array(
+        z.object({
+          in: z.enum(["query", "path", "body", "header"]),
+          name: z.string(),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({ description: "Every failed check, when the request was invalid." }),
+  })
+  .openapi("Problem", { description: "RFC 9457 problem details." });
+
+const problemContent = { "application/problem+json": { schema: ProblemSchema } };
+
+/** Response objects for the statuses a route can answer besides its success. */
+export function problemResponses(...statuses: number[]) {
+  const descriptions: Record<number, string> = {
+    400: "Invalid parameters or body; every failed check is listed in `errors`.",
+    401: "Agent key missing or invalid.",
+    403: "Agent not verified (or suspended).",
+    404: "Paper not found or not visible.",
+    409: "Conflict (for example a second advisory review of the same version).",
+    413: "Body over 256 KiB.",
+    415: "Content type is not application/json.",
+    429: "Rate limited; retry after `Retry-After` seconds.",
+    501: "Not implemented yet on this server.",
+    503: "A backend this endpoint needs is unavailable; retry later.",
+  };
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: descriptions[s] ?? "Error.", content: problemContent }]),
+  );
+}
+
+export const PaperIdParamSchema = z.object({
+  id: z.string().openapi({
+    param: { name: "id", in: "path" },
+    description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
+    example: "2611.00042",
+  }),
+});
+
+export const bearerSecurity = [{ agentKey: [] }];

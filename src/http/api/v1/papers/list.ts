@@ -1,0 +1,52 @@
+/** @module GET /api/v1/papers */
+import { createRoute, z } from "@hono/zod-openapi";
+import { listPapers } from "../../../../services/papers/list.ts";
+import { PaperListSchema } from "../../../../services/papers/schemas.ts";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../../env.ts";
+import { problemResponses } from "../common.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/api/v1/papers",
+  operationId: "listPapers",
+  tags: ["Papers"],
+  summary: "List papers, newest first",
+  description: "Visible papers by publication time, newest first; keyset pagination by `cursor`.",
+  request: {
+    query: z.object({
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .default(50)
+        .openapi({
+          param: { name: "limit", in: "query" },
+          description: "Page size, 1 to 100.",
+          example: 50,
+        }),
+      cursor: z
+        .string()
+        .optional()
+        .openapi({
+          param: { name: "cursor", in: "query" },
+          description: "The `next_cursor` of the previous page.",
+        }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page of papers.",
+      content: { "application/json": { schema: PaperListSchema } },
+    },
+    ...problemResponses(400, 429),
+  },
+});
+
+export function registerV1ListPapers(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { limit, cursor } = c.req.valid("query");
+    return c.json(await listPapers(c.get("ctx"), { limit, ...(cursor ? { cursor } : {}) }), 200);
+  });
+}

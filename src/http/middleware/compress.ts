@@ -1,0 +1,65 @@
+/** @module Response compression with brotli or gzip (node:zlib), buffered or streamed. */
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const COMPRESSIBLE =
+  /^(text\/|application\/(json|ld\+json|problem\+json|xml|atom\+xml|javascript|x-ndjson|jsonl|x-bibtex|vnd\.citationstyles)|image\/svg)/;
+/** Line-delimited exports are streamed; everything else is small enough to buffer. */
+const STREAMED = /ndjson|jsonl/;
+const MIN_BYTES = 1024;
+const BROTLI_PARAMS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/**
+ * Negotiates br, then gzip. Fixed-length bodies are compressed in one call on the thread
+ * pool; streamed bodies (exports) through a zlib stream, so memory stays flat. A strong
+ * ETag becomes weak, since the bytes on the wire now differ per encoding.
+ */
+export function compress(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    const accept = c.req.header("accept-encoding") ?? "";
+    const type = res.headers.get("content-type") ?? "";
+    if (
+      !res.body ||
+      c.req.method === "HEAD" ||
+      res.status === 204 ||
+      res.status === 304 ||
+      res.headers.has("content-encoding") ||
+      !COMPRESSIBLE.test(type)
+    ) {
+      return;
+    }
+    const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
+    const headers = new Headers(res.headers);
+    headers.append("vary", "Accept-Encoding");
+    if (!encoding) {
+      c.res = new Response(res.body, { status: res.status, headers });
+      return;
+    }
+    let body: Buffer | ReadableStream;
+    if (!STREAMED.test(type)) {
+      const raw = Buffer.from(await res.arrayBuffer());
+      if (raw.length < MIN_BYTES) {
+        c.res = new Response(raw, { status: res.status, headers });
+        return;
+      }
+      body = encoding === "br" ? await brotli(raw, BROTLI_PARAMS) : await gzip(raw);
+      headers.set("content-length", String((body as Buffer).length));
+    } else {
+      const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
+      const encoder =
+        encoding === "br" ? zlib.createBrotliCompress(BROTLI_PARAMS) : zlib.createGzip();
+      body = Readable.toWeb(source.pipe(encoder)) as unknown as ReadableStream;
+      headers.delete("content-length");
+    }
+    headers.set("content-encoding", encoding);
+    const etag = headers.get("etag");
+    if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+    c.res = new Response(body, { status: res.status, headers });
+  };
+}

@@ -1,0 +1,122 @@
+/** @module RFC 9457 problem+json: the one error shape of every HTTP front end. */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DomainError, type FieldIssue, RateLimited, Unavailable } from "../services/errors.ts";
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  request_id: string;
+  errors?: FieldIssue[];
+}
+
+const TITLES: Record<number, [slug: string, title: string]> = {
+  400: ["invalid-request", "Invalid request"],
+  401: ["unauthorized", "Unauthorized"],
+  403: ["forbidden", "Forbidden"],
+  404: ["not-found", "Not found"],
+  405: ["method-not-allowed", "Method not allowed"],
+  406: ["not-acceptable", "Not acceptable"],
+  409: ["conflict", "Conflict"],
+  413: ["payload-too-large", "Payload too large"],
+  415: ["unsupported-media-type", "Unsupported media type"],
+  429: ["rate-limited", "Too many requests"],
+  500: ["internal", "Internal server error"],
+  501: ["not-implemented", "Not implemented"],
+  503: ["unavailable", "Service unavailable"],
+};
+
+const STATUS_BY_CODE: Record<DomainError["code"], ContentfulStatusCode> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  not_implemented: 501,
+};
+
+export function problemTypeUri(baseUrl: string, status: number): string {
+  return `${baseUrl}/docs/problems#${TITLES[status]?.[0] ?? "error"}`;
+}
+
+/** Builds a problem+json response; `headers` carries Allow, Retry-After, WWW-Authenticate. */
+export function problem(
+  c: Context,
+  status: ContentfulStatusCode,
+  detail: string,
+  options: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
+): Response {
+  const baseUrl = (c.get("baseUrl") as string | undefined) ?? "";
+  const body: Problem = {
+    type: problemTypeUri(baseUrl, status),
+    title: TITLES[status]?.[1] ?? "Error",
+    status,
+    detail,
+    instance: new URL(c.req.url).pathname,
+    request_id: (c.get("requestId") as string | undefined) ?? "",
+    ...(options.errors && options.errors.length > 0 ? { errors: options.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/problem+json",
+      "cache-control": "no-store",
+      ...options.headers,
+    },
+  });
+}
+
+/** Maps a domain error to its problem response: the one place this mapping lives. */
+export function problemFromDomainError(c: Context, error: DomainError): Response {
+  const status = STATUS_BY_CODE[error.code];
+  const headers: Record<string, string> = {};
+  if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
+  if (error instanceof Unavailable && error.retryAfterSeconds !== undefined) {
+    headers["retry-after"] = String(error.retryAfterSeconds);
+  }
+  if (error.code === "unauthorized") {
+    headers["www-authenticate"] = 'Bearer realm="quire", error="invalid_token"';
+  }
+  const issues = "issues" in error ? (error.issues as FieldIssue[]) : undefined;
+  return problem(c, status, error.message, { errors: issues ?? [], headers });
+}
+
+const TARGET_TO_IN: Record<string, FieldIssue["in"]> = {
+  query: "query",
+  param: "path",
+  json: "body",
+  form: "body",
+  header: "header",
+  cookie: "header",
+};
+
+/** zod issues → our FieldIssue list; every failed check, not just the first. */
+export function issuesFromZod(
+  target: string,
+  issues: readonly { path: PropertyKey[]; message: string; code?: string; keys?: string[] }[],
+): FieldIssue[] {
+  const where = TARGET_TO_IN[target] ?? "body";
+  const out: FieldIssue[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys" && issue.keys) {
+      for (const key of issue.keys) {
+        out.push({
+          in: where,
+          name: path ? `${path}.${key}` : key,
+          message: "is not a known field",
+        });
+      }
+      continue;
+    }
+    out.push({ in: where, name: path || "(root)", message: issue.message });
+  }
+  return out;
+}

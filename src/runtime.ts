@@ -1,0 +1,94 @@
+/** @module Opens what a process needs from configuration: logger, database, service context. */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { createLogger } from "./logger.ts";
+import { type ServiceContext, systemClock } from "./services/context.ts";
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  services: ServiceContext;
+  close(): Promise<void>;
+}
+
+export class DataDirLocked extends Error {}
+
+/**
+ * Opens the database for this process. The embedded engine is single-process, so its data
+ * directory is locked with a pid file: a second process (say, `quire import` while the
+ * server runs) stops with a clear message instead of corrupting the files.
+ */
+export async function openRuntime(config: Config, logger?: Logger): Promise<Runtime> {
+  const log = logger ?? createLogger(config.LOG_LEVEL);
+  const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
+  let database: Database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const services: ServiceContext = {
+    db: database.db,
+    clock: systemClock,
+    logger: log,
+    settings: {
+      baseUrl: config.BASE_URL,
+      chunkMaxChars: config.CHUNK_MAX_CHARS,
+      keyPrefix: config.KEY_PREFIX,
+    },
+    caller: { kind: "anonymous" },
+  };
+  return {
+    config,
+    logger: log,
+    database,
+    services,
+    close: async () => {
+      await database.close();
+      unlock();
+    },
+  };
+}
+
+function lockDataDir(dataDir: string): () => void {
+  if (dataDir.startsWith("memory://")) return () => {};
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "quire.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(path, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new DataDirLocked(
+          `The embedded database in ${dataDir} is in use by process ${pid} (probably \`quire serve\`). ` +
+            "Stop that process first, or use PostgreSQL (DATABASE_URL) to run commands alongside the server.",
+        );
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new DataDirLocked(`Could not lock ${dataDir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,44 @@
+/** @module The context every service verb receives: database, clock, logger, caller. */
+import type { Logger } from "pino";
+import type { Db } from "../db/client.ts";
+
+export type Caller =
+  | { kind: "anonymous" }
+  | { kind: "owner"; ownerId: string; handle: string; role: "owner" | "moderator" }
+  | {
+      kind: "agent";
+      agentId: string;
+      keyId: string;
+      ownerId: string;
+      status: "unverified" | "verified" | "suspended";
+    }
+  | { kind: "operator" };
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface ServiceSettings {
+  baseUrl: string;
+  chunkMaxChars: number;
+  keyPrefix: string;
+}
+
+/**
+ * Dependencies are passed in, never imported as singletons, so a test builds a real
+ * context (a real database, a fixed clock) in a few lines.
+ */
+export interface ServiceContext {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  settings: ServiceSettings;
+  caller: Caller;
+}
+
+/** The same context acting for another caller (front ends set it per request). */
+export function withCaller(ctx: ServiceContext, caller: Caller): ServiceContext {
+  return { ...ctx, caller };
+}

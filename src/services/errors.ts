@@ -1,0 +1,82 @@
+/** @module Typed domain errors that services throw and each front end maps once. */
+
+/** One failed check, named by where it came from; listed all together, never just the first. */
+export interface FieldIssue {
+  in: "query" | "path" | "body" | "header";
+  name: string;
+  message: string;
+}
+
+export type DomainErrorCode =
+  | "invalid"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "unavailable"
+  | "not_implemented";
+
+export abstract class DomainError extends Error {
+  abstract readonly code: DomainErrorCode;
+}
+
+export class Invalid extends DomainError {
+  readonly code = "invalid";
+  constructor(
+    message: string,
+    readonly issues: FieldIssue[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export class Unauthorized extends DomainError {
+  readonly code = "unauthorized";
+}
+
+export class Forbidden extends DomainError {
+  readonly code = "forbidden";
+}
+
+export class NotFound extends DomainError {
+  readonly code = "not_found";
+}
+
+export class Conflict extends DomainError {
+  readonly code = "conflict";
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly code = "payload_too_large";
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly code = "unsupported_media_type";
+}
+
+export class RateLimited extends DomainError {
+  readonly code = "rate_limited";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export class Unavailable extends DomainError {
+  readonly code = "unavailable";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export class NotImplemented extends DomainError {
+  readonly code = "not_implemented";
+}

@@ -1,0 +1,58 @@
+/** @module Identifiers: prefixed opaque ids and arXiv-style paper ids. */
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Encodes bytes as base62 with a fixed width, so ids of one kind sort as their bytes do. */
+export function base62(bytes: Uint8Array, width: number): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let out = "";
+  while (n > 0n) {
+    out = BASE62[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(width, "0");
+}
+
+export type IdPrefix = "own" | "agt" | "key" | "cmt" | "rev" | "scr" | "mod";
+
+/**
+ * A new prefixed id: 48 bits of milliseconds then 80 random bits, base62. Ids sort by
+ * creation time, which keeps btree inserts local, and are unguessable.
+ */
+export function newId(prefix: IdPrefix, now: Date = new Date()): string {
+  const bytes = new Uint8Array(16);
+  const ms = BigInt(now.getTime());
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes.set(randomBytes(10), 6);
+  return `${prefix}_${base62(bytes, 22)}`;
+}
+
+/** `2611.00042` or `2611.00042v2`. Versions start at 1. */
+export const PAPER_REF_PATTERN = /^(\d{4}\.\d{5})(?:v([1-9]\d{0,5}))?$/;
+
+export interface PaperRef {
+  id: string;
+  version: number | null;
+}
+
+/** Parses a paper reference; null when it is not one (callers answer 404, not 400). */
+export function parsePaperRef(value: string): PaperRef | null {
+  const m = PAPER_REF_PATTERN.exec(value);
+  if (!m?.[1]) return null;
+  const month = Number(m[1].slice(2, 4));
+  if (month < 1 || month > 12) return null;
+  return { id: m[1], version: m[2] ? Number(m[2]) : null };
+}
+
+/** The `YYMM` month prefix of a paper id for a publication date (UTC). */
+export function paperIdMonth(date: Date): string {
+  const yy = String(date.getUTCFullYear() % 100).padStart(2, "0");
+  const mm = String(date.getUTCMonth() + 1).padStart(2, "0");
+  return `${yy}${mm}`;
+}
+
+export function formatPaperId(yymm: string, seq: number): string {
+  return `${yymm}.${String(seq).padStart(5, "0")}`;
+}

@@ -1,0 +1,127 @@
+/** @module createOwner / verifyOwner: owner accounts (the operator side; the site adds sign-up). */
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { agents, moderationEvents, owners } from "../../db/schema/index.ts";
+import type { Db } from "../../db/client.ts";
+import type { ServiceContext } from "../context.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
+import { newId } from "../ids.ts";
+
+export const HandleSchema = z
+  .string()
+  .trim()
+  .regex(
+    /^[a-zA-Z0-9][a-zA-Z0-9_-]{1,31}$/,
+    "must be 2-32 letters, digits, _ or -, starting with a letter or digit",
+  );
+export const EmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .email("must be an email address")
+  .max(254);
+
+export interface OwnerSummary {
+  id: string;
+  handle: string;
+  email: string;
+  verified: boolean;
+}
+
+/** Operator-only creation (CLI); `verified` skips the email link for trusted setups. */
+export async function createOwner(
+  ctx: ServiceContext,
+  input: { handle: string; email: string; verified?: boolean; passwordHash?: string | null },
+): Promise<OwnerSummary> {
+  const issues = [];
+  const handle = HandleSchema.safeParse(input.handle);
+  if (!handle.success)
+    issues.push({
+      in: "body" as const,
+      name: "handle",
+      message: handle.error.issues[0]?.message ?? "invalid",
+    });
+  const email = EmailSchema.safeParse(input.email);
+  if (!email.success)
+    issues.push({
+      in: "body" as const,
+      name: "email",
+      message: email.error.issues[0]?.message ?? "invalid",
+    });
+  if (!handle.success || !email.success) throw new Invalid("The owner is not valid.", issues);
+  const now = ctx.clock.now();
+  const id = newId("own", now);
+  try {
+    await ctx.db.insert(owners).values({
+      id,
+      handle: handle.data,
+      email: email.data,
+      passwordHash: input.passwordHash ?? null,
+      emailVerifiedAt: input.verified ? now : null,
+      createdAt: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Conflict("That handle or email is already taken.");
+    throw error;
+  }
+  return { id, handle: handle.data, email: email.data, verified: Boolean(input.verified) };
+}
+
+/**
+ * Marks an owner's email verified and, in the same transaction, moves their unverified
+ * agents to verified (DECISIONS: an agent is verified when its owner is). Suspended agents
+ * stay suspended: only a moderator reinstates them.
+ */
+export async function verifyOwner(
+  ctx: ServiceContext,
+  input: { handle: string },
+): Promise<OwnerSummary> {
+  if (ctx.caller.kind !== "operator") throw new Forbidden("Only operators verify owners directly.");
+  return ctx.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const now = ctx.clock.now();
+    const [owner] = await db
+      .update(owners)
+      .set({
+        emailVerifiedAt: sql`coalesce(${owners.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`,
+      })
+      .where(sql`lower(${owners.handle}) = lower(${input.handle})`)
+      .returning();
+    if (!owner) throw new NotFound(`No owner has the handle "${input.handle}".`);
+    await db
+      .update(agents)
+      .set({ status: "verified", updatedAt: now })
+      .where(sql`${agents.ownerId} = ${owner.id} and ${agents.status} = 'unverified'`);
+    await db.insert(moderationEvents).values({
+      id: newId("mod", now),
+      actor: "operator",
+      action: "owner.verify",
+      targetType: "owner",
+      targetId: owner.id,
+      reason: "verified by an operator",
+      createdAt: now,
+    });
+    return { id: owner.id, handle: owner.handle, email: owner.email, verified: true };
+  });
+}
+
+export async function findOwnerByHandle(ctx: ServiceContext, handle: string) {
+  const [owner] = await ctx.db
+    .select()
+    .from(owners)
+    .where(sql`lower(${owners.handle}) = lower(${handle})`)
+    .limit(1);
+  return owner ?? null;
+}
+
+/** PostgreSQL unique_violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = error;
+  while (e && typeof e === "object" && !seen.has(e)) {
+    seen.add(e);
+    if ((e as { code?: unknown }).code === "23505") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

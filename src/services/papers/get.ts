@@ -1,0 +1,126 @@
+/** @module getPaper: one paper with its current (or a named) version. */
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { owners, papers, paperVersions, reviews } from "../../db/schema/index.ts";
+import type { ServiceContext } from "../context.ts";
+import { NotFound } from "../errors.ts";
+import { parsePaperRef } from "../ids.ts";
+import type { PaperDetail } from "./schemas.ts";
+import { selectSummaries, toListItem } from "./summary.ts";
+import { canSeePaper } from "./visibility.ts";
+
+export interface GetPaperInput {
+  /** `YYMM.NNNNN` or `YYMM.NNNNNvN`. */
+  id: string;
+}
+
+/**
+ * Returns the paper and one version: the current one, or the one named by `vN`. A paper
+ * the caller may not see, a malformed id and a version that does not exist are all 404.
+ */
+export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promise<PaperDetail> {
+  const ref = parsePaperRef(input.id);
+  if (!ref) throw paperNotFound(input.id);
+  const [summary] = await selectSummaries(ctx.db).where(eq(papers.id, ref.id)).limit(1);
+  if (!summary || !canSeePaper(ctx.caller, summary)) throw paperNotFound(input.id);
+  const versionNumber = ref.version ?? summary.currentVersion;
+  if (versionNumber > summary.currentVersion) throw paperNotFound(input.id);
+
+  const [versionRows, current, ownerRows, reviewRows] = await Promise.all([
+    ctx.db
+      .select({ version: paperVersions.version, createdAt: paperVersions.createdAt })
+      .from(paperVersions)
+      .where(eq(paperVersions.paperId, ref.id))
+      .orderBy(asc(paperVersions.version)),
+    ctx.db
+      .select()
+      .from(paperVersions)
+      .where(
+        and(
+          eq(paperVersions.paperId, ref.id),
+          sql`${paperVersions.version} in (${summary.currentVersion}, ${versionNumber})`,
+        ),
+      ),
+    summary.ownerId
+      ? ctx.db.select({ handle: owners.handle }).from(owners).where(eq(owners.id, summary.ownerId))
+      : Promise.resolve([]),
+    ctx.db
+      .select({
+        kind: reviews.kind,
+        count: sql<number>`count(*)`.mapWith(Number),
+        soundness: sql<number>`avg(${reviews.soundness})`.mapWith(Number),
+        presentation: sql<number>`avg(${reviews.presentation})`.mapWith(Number),
+        contribution: sql<number>`avg(${reviews.contribution})`.mapWith(Number),
+        confidence: sql<number>`avg(${reviews.confidence})`.mapWith(Number),
+        overall: sql<number>`avg(${reviews.overall})`.mapWith(Number),
+      })
+      .from(reviews)
+      .where(and(eq(reviews.paperId, ref.id), isNull(reviews.removedAt)))
+      .groupBy(reviews.kind),
+  ]);
+  const head = current.find((v) => v.version === summary.currentVersion);
+  const requested = current.find((v) => v.version === versionNumber);
+  if (!head || !requested) throw paperNotFound(input.id);
+  const ownerHandle = ownerRows[0]?.handle ?? null;
+
+  return {
+    paper: {
+      ...toListItem(summary),
+      abstract: head.abstract,
+      authors: [
+        { name: head.aiModel, kind: "ai", role: "author" },
+        ...(ownerHandle
+          ? [{ name: ownerHandle, kind: "human" as const, role: "submitter" as const }]
+          : []),
+      ],
+      owner_handle: ownerHandle,
+      license: head.license,
+      keywords: head.keywords,
+      language: head.language,
+      versions: versionRows.map((v) => ({
+        version: v.version,
+        created_at: v.createdAt.toISOString(),
+      })),
+      reviews: {
+        human: reviewSummary(reviewRows.find((r) => r.kind === "human")),
+        ai_advisory: reviewSummary(reviewRows.find((r) => r.kind === "ai_advisory")),
+      },
+    },
+    version: {
+      version: requested.version,
+      title: requested.title,
+      abstract: requested.abstract,
+      body: requested.body,
+      ai_model: requested.aiModel,
+      created_at: requested.createdAt.toISOString(),
+      changelog: requested.changelog,
+    },
+  };
+}
+
+type ReviewAggregate = {
+  count: number;
+  soundness: number;
+  presentation: number;
+  contribution: number;
+  confidence: number;
+  overall: number;
+};
+
+function reviewSummary(row: ReviewAggregate | undefined) {
+  if (!row || row.count === 0) return { count: 0, mean: null };
+  const r2 = (n: number) => Math.round(n * 100) / 100;
+  return {
+    count: row.count,
+    mean: {
+      soundness: r2(row.soundness),
+      presentation: r2(row.presentation),
+      contribution: r2(row.contribution),
+      confidence: r2(row.confidence),
+      overall: r2(row.overall),
+    },
+  };
+}
+
+export function paperNotFound(id: string): NotFound {
+  return new NotFound(`No visible paper has the id "${id}".`);
+}

@@ -1,0 +1,126 @@
+/** @module importPapers: JSONL records through publishVersion, one line at a time. */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import { findOwnerByHandle } from "../owners/create.ts";
+import { type PublishResult, publishVersion } from "./publish.ts";
+
+export const ImportRecordSchema = z.strictObject({
+  title: z.string(),
+  abstract: z.string(),
+  body: z.string(),
+  ai_model: z.string(),
+  license: z.string(),
+  keywords: z.array(z.string()).max(50),
+  owner: z.string().optional(),
+  published_at: z.iso.datetime({ offset: true }).optional(),
+});
+export type ImportRecord = z.infer<typeof ImportRecordSchema>;
+
+export interface ImportLineResult {
+  line: number;
+  outcome: PublishResult["outcome"] | "invalid";
+  paper_id?: string;
+  messages: string[];
+}
+
+export interface ImportSummary {
+  published: number;
+  already_imported: number;
+  rejected: number;
+  invalid: number;
+  warnings: number;
+}
+
+/**
+ * Imports records as the operator. A bad line is reported with its number and skipped;
+ * the rest go in. Each record's import key is the SHA-256 of its canonical form, so a
+ * rerun (or a resumed, interrupted run) skips what is already in: idempotent.
+ */
+export async function importPapers(
+  ctx: ServiceContext,
+  lines: AsyncIterable<string> | Iterable<string>,
+  onLine: (result: ImportLineResult) => void = () => {},
+): Promise<ImportSummary> {
+  const summary: ImportSummary = {
+    published: 0,
+    already_imported: 0,
+    rejected: 0,
+    invalid: 0,
+    warnings: 0,
+  };
+  const owners = new Map<string, string | null>();
+  const operator = { ...ctx, caller: { kind: "operator" as const } };
+  let lineNumber = 0;
+  for await (const raw of lines) {
+    lineNumber++;
+    const text = raw.trim();
+    if (text === "") continue;
+    const result = await importLine(operator, text, lineNumber, owners);
+    if (result.outcome === "invalid") summary.invalid++;
+    else summary[result.outcome]++;
+    if (result.outcome === "published" && result.messages.length > 0) summary.warnings++;
+    onLine(result);
+  }
+  return summary;
+}
+
+async function importLine(
+  ctx: ServiceContext,
+  text: string,
+  line: number,
+  owners: Map<string, string | null>,
+): Promise<ImportLineResult> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { line, outcome: "invalid", messages: ["not valid JSON"] };
+  }
+  const parsed = ImportRecordSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      line,
+      outcome: "invalid",
+      messages: parsed.error.issues.map((i) => `${i.path.join(".") || "(record)"}: ${i.message}`),
+    };
+  }
+  const record = parsed.data;
+  let ownerId: string | null = null;
+  if (record.owner) {
+    if (!owners.has(record.owner)) {
+      owners.set(record.owner, (await findOwnerByHandle(ctx, record.owner))?.id ?? null);
+    }
+    ownerId = owners.get(record.owner) ?? null;
+    if (!ownerId)
+      return {
+        line,
+        outcome: "invalid",
+        messages: [`owner: no owner has the handle "${record.owner}"`],
+      };
+  }
+  const result = await publishVersion(ctx, {
+    title: record.title,
+    abstract: record.abstract,
+    body: record.body,
+    ai_model: record.ai_model,
+    license: record.license,
+    keywords: record.keywords,
+    ownerId,
+    importKey: importKeyOf(record),
+    ...(record.published_at ? { publishedAt: new Date(record.published_at) } : {}),
+  });
+  if (result.outcome === "already_imported") {
+    return { line, outcome: result.outcome, paper_id: result.paper_id, messages: [] };
+  }
+  const messages = result.screening.reasons.map((r) => `${r.severity}: ${r.message}`);
+  return result.outcome === "published"
+    ? { line, outcome: "published", paper_id: result.paper_id, messages }
+    : { line, outcome: "rejected", messages };
+}
+
+/** SHA-256 of the record with keys sorted: the same record always has the same key. */
+export function importKeyOf(record: ImportRecord): string {
+  const canonical = JSON.stringify(record, Object.keys(record).sort());
+  return createHash("sha256").update(canonical).digest("hex");
+}

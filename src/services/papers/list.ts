@@ -1,0 +1,76 @@
+/** @module listPapers: visible papers, newest first, keyset-paginated. */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { papers } from "../../db/schema/index.ts";
+import type { ServiceContext } from "../context.ts";
+import { Invalid } from "../errors.ts";
+import type { PaperList } from "./schemas.ts";
+import { selectSummaries, toListItem } from "./summary.ts";
+
+export const LIST_LIMIT = { min: 1, max: 100, default: 50 } as const;
+
+export interface ListPapersInput {
+  limit?: number;
+  /** Opaque cursor from a previous page's `next_cursor`. */
+  cursor?: string;
+}
+
+interface CursorPosition {
+  publishedAtMs: number;
+  id: string;
+}
+
+/**
+ * Lists published papers by `published_at` descending, ties by id descending. Paging is
+ * keyset-based, so a page is as cheap at the millionth paper as at the first and a paper
+ * published mid-scan never shifts later pages.
+ */
+export async function listPapers(ctx: ServiceContext, input: ListPapersInput): Promise<PaperList> {
+  const limit = input.limit ?? LIST_LIMIT.default;
+  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
+    throw new Invalid("limit is out of range", [
+      { in: "query", name: "limit", message: "must be an integer from 1 to 100" },
+    ]);
+  }
+  const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
+  const rows = await selectSummaries(ctx.db)
+    .where(
+      and(
+        eq(papers.status, "published"),
+        position
+          ? sql`(${papers.publishedAt}, ${papers.id}) < (${new Date(position.publishedAtMs).toISOString()}::timestamptz, ${position.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(papers.publishedAt), desc(papers.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    papers: page.map(toListItem),
+    next_cursor:
+      rows.length > limit && last
+        ? encodeCursor({ publishedAtMs: last.publishedAt.getTime(), id: last.id })
+        : null,
+  };
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(`${position.publishedAtMs}|${position.id}`, "utf8").toString("base64url");
+}
+
+/** Rejects anything that is not a cursor we issued, with a 400 that says so. */
+export function decodeCursor(cursor: string): CursorPosition {
+  const bad = new Invalid("cursor is not valid", [
+    {
+      in: "query",
+      name: "cursor",
+      message: "must be a next_cursor value returned by this endpoint",
+    },
+  ]);
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad;
+  const [ms, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !ms || !id || !/^\d{1,15}$/.test(ms) || !/^\d{4}\.\d{5}$/.test(id)) {
+    throw bad;
+  }
+  return { publishedAtMs: Number(ms), id };
+}

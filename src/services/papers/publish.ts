@@ -1,0 +1,286 @@
+/** @module publishVersion: the one way a version enters the archive. */
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import {
+  chunks,
+  owners,
+  paperIdCounters,
+  papers,
+  paperVersions,
+  screeningResults,
+} from "../../db/schema/index.ts";
+import { chunkPaper } from "../chunks/chunker.ts";
+import type { ServiceContext } from "../context.ts";
+import { Conflict, Forbidden, NotFound } from "../errors.ts";
+import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
+import {
+  fingerprint,
+  hammingDistance,
+  NEAR_DUPLICATE_MAX_DISTANCE,
+  type Fingerprint,
+} from "../screening/fingerprint.ts";
+import {
+  type DuplicateEvidence,
+  type ScreeningInput,
+  type ScreeningOutcome,
+  screenRules,
+} from "../screening/rules.ts";
+
+export interface PublishInput extends ScreeningInput {
+  /** Set to publish a new version of this paper; absent for a new paper. */
+  paperId?: string;
+  changelog?: string | null;
+  /** Owner of a new paper. Owners publish as themselves; only operators may name another. */
+  ownerId?: string | null;
+  /** Original publication time, for operator imports of existing records. */
+  publishedAt?: Date;
+  /** Makes operator imports idempotent: a second publish with the same key is a no-op. */
+  importKey?: string;
+}
+
+export type PublishResult =
+  | { outcome: "published"; paper_id: string; version: number; screening: ScreeningOutcome }
+  | { outcome: "rejected"; screening_id: string; screening: ScreeningOutcome }
+  | { outcome: "already_imported"; paper_id: string };
+
+const MAX_SEQ_PER_MONTH = 99_999;
+
+/**
+ * Screens, assigns the `YYMM.NNNNN` id, chunks and stores a version — everything in one
+ * transaction, so a version is either fully published (paper, version, chunks, screening
+ * record) or absent. Rejected submissions get no paper id; their screening result is kept
+ * so the submitter can see the reasons. Duplicate checks run under an advisory lock on the
+ * content hash, so two identical concurrent submissions cannot both pass.
+ */
+export async function publishVersion(
+  ctx: ServiceContext,
+  raw: PublishInput,
+): Promise<PublishResult> {
+  const input = normalize(raw);
+  const ownerId = await authorizePublish(ctx, input);
+  const print = fingerprint(input);
+  const now = ctx.clock.now();
+
+  return ctx.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${print.contentHash}, 0))`);
+    if (input.importKey) {
+      const [existing] = await db
+        .select({ id: papers.id })
+        .from(papers)
+        .where(eq(papers.importKey, input.importKey))
+        .limit(1);
+      if (existing) return { outcome: "already_imported" as const, paper_id: existing.id };
+    }
+    const selfId = input.paperId ? parsePaperRef(input.paperId)?.id : undefined;
+    const evidence = await findDuplicates(db, print, selfId);
+    const screening = screenRules(input, evidence);
+    if (screening.status === "rejected") {
+      const screeningId = newId("scr", now);
+      await db.insert(screeningResults).values({
+        id: screeningId,
+        paperId: selfId ?? null,
+        version: null,
+        ownerId,
+        title: input.title,
+        contentHash: print.contentHash,
+        outcome: "rejected",
+        screener: screening.screened_by,
+        reasons: screening.reasons,
+        createdAt: now,
+      });
+      return { outcome: "rejected" as const, screening_id: screeningId, screening };
+    }
+
+    const { paperId, version } = selfId
+      ? await nextVersion(db, selfId, now)
+      : await newPaper(db, { ownerId, publishedAt: input.publishedAt ?? now, input });
+    const createdAt = version === 1 ? (input.publishedAt ?? now) : now;
+    await db.insert(paperVersions).values({
+      paperId,
+      version,
+      title: input.title,
+      abstract: input.abstract,
+      body: input.body,
+      aiModel: input.ai_model,
+      license: input.license,
+      keywords: input.keywords,
+      language: screening.language,
+      changelog: input.changelog ?? null,
+      createdAt,
+      screeningStatus: screening.status,
+      screenedAt: now,
+      screenedBy: screening.screened_by,
+      contentHash: print.contentHash,
+      simhash: print.simhash,
+      simhashBands: bandKeys(print),
+    });
+    const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
+    if (spans.length > 0) {
+      await db.insert(chunks).values(
+        spans.map((c) => ({
+          paperId,
+          version,
+          chunkIndex: c.chunk_index,
+          field: c.field,
+          section: c.section,
+          start: c.start,
+          end: c.end,
+          content: c.content,
+        })),
+      );
+    }
+    await db.insert(screeningResults).values({
+      id: newId("scr", now),
+      paperId,
+      version,
+      ownerId,
+      title: input.title,
+      contentHash: print.contentHash,
+      outcome: screening.status,
+      screener: screening.screened_by,
+      reasons: screening.reasons,
+      createdAt: now,
+    });
+    return { outcome: "published" as const, paper_id: paperId, version, screening };
+  });
+}
+
+function normalize(raw: PublishInput): PublishInput {
+  const keywords = [...new Set((raw.keywords ?? []).map((k) => k.trim()).filter(Boolean))];
+  return {
+    ...raw,
+    title: (raw.title ?? "").trim(),
+    abstract: (raw.abstract ?? "").trim(),
+    body: raw.body ?? "",
+    ai_model: (raw.ai_model ?? "").trim(),
+    license: (raw.license ?? "").trim(),
+    keywords,
+    changelog: raw.changelog?.trim() || null,
+  };
+}
+
+/** Decides whose paper this is; the owner comes from the caller, never from input. */
+async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promise<string | null> {
+  const caller = ctx.caller;
+  if (caller.kind === "operator") {
+    if (input.paperId) {
+      const [paper] = await ctx.db
+        .select({ ownerId: papers.ownerId })
+        .from(papers)
+        .where(eq(papers.id, parsePaperRef(input.paperId)?.id ?? ""))
+        .limit(1);
+      return paper?.ownerId ?? null;
+    }
+    return input.ownerId ?? null;
+  }
+  if (caller.kind !== "owner") {
+    throw new Forbidden("Only signed-in owners (or operators) can publish papers.");
+  }
+  if (input.publishedAt || input.importKey) {
+    throw new Forbidden("Only operators can set publication dates or import keys.");
+  }
+  const [owner] = await ctx.db
+    .select({ verified: owners.emailVerifiedAt })
+    .from(owners)
+    .where(eq(owners.id, caller.ownerId))
+    .limit(1);
+  if (!owner?.verified) throw new Forbidden("Verify your email address before submitting papers.");
+  return caller.ownerId;
+}
+
+async function newPaper(
+  db: Db,
+  args: { ownerId: string | null; publishedAt: Date; input: PublishInput },
+): Promise<{ paperId: string; version: number }> {
+  const yymm = paperIdMonth(args.publishedAt);
+  const [counter] = await db
+    .insert(paperIdCounters)
+    .values({ yymm, last: 1 })
+    .onConflictDoUpdate({
+      target: paperIdCounters.yymm,
+      set: { last: sql`${paperIdCounters.last} + 1` },
+    })
+    .returning({ last: paperIdCounters.last });
+  if (!counter || counter.last > MAX_SEQ_PER_MONTH) {
+    throw new Conflict(`The id space for ${yymm} is exhausted.`);
+  }
+  const paperId = formatPaperId(yymm, counter.last);
+  await db.insert(papers).values({
+    id: paperId,
+    ownerId: args.ownerId,
+    status: "published",
+    currentVersion: 1,
+    publishedAt: args.publishedAt,
+    updatedAt: args.publishedAt,
+    importKey: args.input.importKey ?? null,
+  });
+  return { paperId, version: 1 };
+}
+
+async function nextVersion(
+  db: Db,
+  paperId: string,
+  now: Date,
+): Promise<{ paperId: string; version: number }> {
+  const [paper] = await db
+    .select({ status: papers.status, current: papers.currentVersion })
+    .from(papers)
+    .where(eq(papers.id, paperId))
+    .for("update")
+    .limit(1);
+  if (!paper) throw new NotFound(`No paper has the id "${paperId}".`);
+  if (paper.status !== "published") {
+    throw new Conflict(
+      `Paper ${paperId} is ${paper.status}; only published papers get new versions.`,
+    );
+  }
+  const version = paper.current + 1;
+  await db
+    .update(papers)
+    .set({ currentVersion: version, updatedAt: now })
+    .where(eq(papers.id, paperId));
+  return { paperId, version };
+}
+
+/** Band values tagged with their position, so band 0 never matches band 2 by accident. */
+function bandKeys(print: Fingerprint): number[] {
+  return print.bands.map((band, i) => i * 65_536 + band);
+}
+
+async function findDuplicates(
+  db: Db,
+  print: Fingerprint,
+  selfId: string | undefined,
+): Promise<DuplicateEvidence> {
+  const visible = and(
+    eq(papers.id, paperVersions.paperId),
+    eq(papers.status, "published"),
+    selfId ? ne(papers.id, selfId) : undefined,
+  );
+  const [exact] = await db
+    .select({ paperId: paperVersions.paperId })
+    .from(paperVersions)
+    .innerJoin(papers, visible)
+    .where(eq(paperVersions.contentHash, print.contentHash))
+    .limit(1);
+  const candidates = await db
+    .selectDistinct({ paperId: paperVersions.paperId, simhash: paperVersions.simhash })
+    .from(paperVersions)
+    .innerJoin(papers, visible)
+    .where(
+      sql`${paperVersions.simhashBands} && ${sql.raw(`ARRAY[${bandKeys(print).join(",")}]`)}::int[]`,
+    )
+    .limit(200);
+  const near = new Map<string, number>();
+  for (const c of candidates) {
+    const distance = hammingDistance(c.simhash, print.simhash);
+    if (distance <= NEAR_DUPLICATE_MAX_DISTANCE && distance < (near.get(c.paperId) ?? 65)) {
+      near.set(c.paperId, distance);
+    }
+  }
+  return {
+    exactDuplicateOf: exact?.paperId ?? null,
+    nearDuplicates: [...near].map(([paper_id, distance]) => ({ paper_id, distance })),
+  };
+}

@@ -1,0 +1,142 @@
+/** @module Paper shapes returned by the services and documented in OpenAPI (one source). */
+import { z } from "@hono/zod-openapi";
+
+export const AI_LABEL = "AI-generated" as const;
+
+export const PaperIdSchema = z.string().openapi({
+  description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
+  example: "2611.00042",
+});
+
+export const VerificationSchema = z
+  .object({
+    status: z.enum(["passed", "warnings"]).openapi({
+      description: "Outcome of automated pre-screening of the current version.",
+    }),
+    screened_at: z.string().openapi({ format: "date-time", example: "2026-11-02T10:00:00.000Z" }),
+    screened_by: z.string().openapi({
+      description: "The screener(s) and their versions.",
+      example: "quire-rules/1.0",
+    }),
+  })
+  .openapi("Verification");
+
+export const CountsSchema = z
+  .object({
+    versions: z.number().int().openapi({ example: 2 }),
+    comments: z.number().int().openapi({ example: 5 }),
+    ai_reviews: z.number().int().openapi({ description: "AI advisory reviews.", example: 3 }),
+    human_reviews: z.number().int().openapi({ example: 1 }),
+  })
+  .openapi("Counts");
+
+export const PaperListItemSchema = z
+  .object({
+    id: z.string().openapi({ example: "2611.00042" }),
+    title: z.string(),
+    ai_model: z.string().openapi({
+      description: "The AI model that authored the paper.",
+      example: "claude",
+    }),
+    ai_label: z.literal(AI_LABEL).openapi({ description: "Marks AI authorship; always present." }),
+    verification: VerificationSchema,
+    counts: CountsSchema,
+    version: z.number().int().openapi({ description: "Current version number.", example: 1 }),
+    published_at: z.string().openapi({ format: "date-time" }),
+    updated_at: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("PaperListItem");
+
+export const PaperListSchema = z
+  .object({
+    papers: z.array(PaperListItemSchema),
+    next_cursor: z.string().nullable().openapi({
+      description: "Pass as `cursor` for the next page; null on the last page.",
+    }),
+  })
+  .openapi("PaperList");
+
+const ScoreMeansSchema = z
+  .object({
+    soundness: z.number(),
+    presentation: z.number(),
+    contribution: z.number(),
+    confidence: z.number(),
+    overall: z.number(),
+  })
+  .nullable()
+  .openapi("ScoreMeans", { description: "Means rounded to two decimals; null when count is 0." });
+
+const ReviewSummarySchema = z
+  .object({ count: z.number().int(), mean: ScoreMeansSchema })
+  .openapi("ReviewSummary");
+
+export const AuthorSchema = z
+  .object({
+    name: z.string(),
+    kind: z.enum(["ai", "human"]),
+    role: z.enum(["author", "submitter"]).openapi({
+      description: "The AI model is the author; the human owner submits and answers for it.",
+    }),
+  })
+  .openapi("Author");
+
+export const VersionSummarySchema = z
+  .object({ version: z.number().int(), created_at: z.string().openapi({ format: "date-time" }) })
+  .openapi("VersionSummary");
+
+export const PaperDetailSchema = z
+  .object({
+    paper: PaperListItemSchema.extend({
+      abstract: z.string(),
+      authors: z.array(AuthorSchema),
+      owner_handle: z.string().nullable(),
+      license: z.string().openapi({ example: "CC-BY-4.0" }),
+      keywords: z.array(z.string()),
+      language: z.string().openapi({ description: "ISO 639-1 code, or `und`.", example: "en" }),
+      versions: z.array(VersionSummarySchema),
+      reviews: z
+        .object({ human: ReviewSummarySchema, ai_advisory: ReviewSummarySchema })
+        .openapi({ description: "Human and AI advisory reviews, never mixed." }),
+    }),
+    version: z
+      .object({
+        version: z.number().int(),
+        title: z.string(),
+        abstract: z.string(),
+        body: z.string().openapi({ description: "Markdown." }),
+        ai_model: z.string(),
+        created_at: z.string().openapi({ format: "date-time" }),
+        changelog: z.string().nullable(),
+      })
+      .openapi("PaperVersion"),
+  })
+  .openapi("PaperDetail");
+
+export const ContextChunkSchema = z
+  .object({
+    chunk_index: z.number().int().openapi({ description: "Order position, from 0." }),
+    field: z.enum(["title", "abstract", "body"]),
+    section: z.string().nullable().optional().openapi({
+      description: "Body chunks only: the Markdown heading path, or null.",
+      example: "Methods > Data",
+    }),
+    start: z.number().int().openapi({ description: "Start offset in the field, in code points." }),
+    end: z.number().int().openapi({ description: "End offset (exclusive), in code points." }),
+    content: z.string().openapi({ description: "Verbatim span; quote it, don't paraphrase." }),
+  })
+  .openapi("ContextChunk");
+
+export const PaperContextSchema = z
+  .object({
+    paper_id: z.string(),
+    version: z.number().int(),
+    chunks: z.array(ContextChunkSchema),
+  })
+  .openapi("PaperContext");
+
+export type PaperListItem = z.infer<typeof PaperListItemSchema>;
+export type PaperList = z.infer<typeof PaperListSchema>;
+export type PaperDetail = z.infer<typeof PaperDetailSchema>;
+export type PaperContext = z.infer<typeof PaperContextSchema>;
+export type ContextChunk = z.infer<typeof ContextChunkSchema>;

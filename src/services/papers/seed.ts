@@ -1,0 +1,22 @@
+/** @module seedSamplePapers: the sample papers, loaded when the archive is empty. */
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { papers } from "../../db/schema/index.ts";
+import type { ServiceContext } from "../context.ts";
+import { type ImportSummary, importPapers } from "./import.ts";
+
+export const SAMPLE_PAPERS_FILE = fileURLToPath(
+  new URL("../../../samples/papers.jsonl", import.meta.url),
+);
+
+/** Loads the samples only into an archive that has never had a paper (of any status). */
+export async function seedSamplePapers(ctx: ServiceContext): Promise<ImportSummary | null> {
+  const [any] = await ctx.db.select({ id: papers.id }).from(papers).limit(1);
+  if (any) return null;
+  const lines = createInterface({
+    input: createReadStream(SAMPLE_PAPERS_FILE),
+    crlfDelay: Infinity,
+  });
+  return importPapers(ctx, lines);
+}
