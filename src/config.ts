@@ -107,7 +107,7 @@ function isAddressOrCidr(value: string): boolean {
   const [addr, bits, ...rest] = value.split("/");
   if (rest.length > 0 || !addr) return false;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(addr);
-  const isV4 = v4 !== null && v4.slice(1).every((o) => Number(o) <= 255);
+  const isV4 = v4?.slice(1).every((o) => Number(o) <= 255) === true;
   const isV6 = !isV4 && addr.includes(":") && /^[0-9a-fA-F:.]+$/.test(addr);
   if (!isV4 && !isV6) return false;
   if (bits === undefined) return true;

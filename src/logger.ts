@@ -1,5 +1,5 @@
 /** @module The pino logger: JSON lines, secrets redacted by path. */
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 /** Paths that may carry secrets in any log object; pino replaces their values. */
 export const REDACT_PATHS = [

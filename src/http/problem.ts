@@ -1,7 +1,7 @@
 /** @module RFC 9457 problem+json: the one error shape of every HTTP front end. */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { DomainError, type FieldIssue, RateLimited, Unavailable } from "../services/errors.ts";
+import { type DomainError, type FieldIssue, RateLimited, Unavailable } from "../services/errors.ts";
 
 export interface Problem {
   type: string;

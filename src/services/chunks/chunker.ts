@@ -53,7 +53,7 @@ const graphemeSegmenter = new Intl.Segmenter("und", { granularity: "grapheme" })
 /** UTF-16 units segmented past a cut candidate so that ICU sees what follows it. */
 const SEGMENT_MARGIN = 32;
 /** UTF-16 units per sentence segmentation window. */
-const SENTENCE_WINDOW = 1024;
+const SENTENCE_WINDOW = 2048;
 const WHITESPACE_RUN = /\s+/g;
 const WHITESPACE_CHAR = /\s/;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/s;
@@ -93,13 +93,13 @@ function isSpace(text: string, index: number): boolean {
   return code >= 0x80 && WHITESPACE_CHAR.test(text[index] ?? "");
 }
 
-/** Index of the first CR or LF at or after `from`, or the text length. */
-function lineContentEnd(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
+/** Index of the first CR or LF in [from, end), or `end`. */
+function lineContentEnd(text: string, from: number, end = text.length): number {
+  for (let i = from; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x0a || code === 0x0d) return i;
   }
-  return text.length;
+  return end;
 }
 
 /** Start of the next line given where a line's content ends (CRLF, LF or CR), capped at `end`. */
@@ -446,9 +446,9 @@ class Packer {
   private lineCuts(start: number, end: number): number[] {
     const text = this.text;
     const cuts: number[] = [];
-    let lineStart = lineEndAfter(text, lineContentEnd(text, start), end);
+    let lineStart = lineEndAfter(text, lineContentEnd(text, start, end), end);
     while (lineStart < end) {
-      const contentEnd = Math.min(lineContentEnd(text, lineStart), end);
+      const contentEnd = lineContentEnd(text, lineStart, end);
       if (!isBlank(text, lineStart, contentEnd)) cuts.push(lineStart);
       lineStart = lineEndAfter(text, contentEnd, end);
     }

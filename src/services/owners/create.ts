@@ -1,8 +1,8 @@
 /** @module createOwner / verifyOwner: owner accounts (the operator side; the site adds sign-up). */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { agents, moderationEvents, owners } from "../../db/schema/index.ts";
 import type { Db } from "../../db/client.ts";
+import { agents, moderationEvents, owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";

@@ -14,10 +14,10 @@ import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import {
+  type Fingerprint,
   fingerprint,
   hammingDistance,
   NEAR_DUPLICATE_MAX_DISTANCE,
-  type Fingerprint,
 } from "../screening/fingerprint.ts";
 import {
   type DuplicateEvidence,
@@ -186,6 +186,17 @@ async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promi
     .where(eq(owners.id, caller.ownerId))
     .limit(1);
   if (!owner?.verified) throw new Forbidden("Verify your email address before submitting papers.");
+  if (input.paperId) {
+    const [paper] = await ctx.db
+      .select({ ownerId: papers.ownerId })
+      .from(papers)
+      .where(eq(papers.id, parsePaperRef(input.paperId)?.id ?? ""))
+      .limit(1);
+    if (!paper) throw new NotFound(`No paper has the id "${input.paperId}".`);
+    if (paper.ownerId !== caller.ownerId) {
+      throw new Forbidden("Only the paper's owner can publish new versions of it.");
+    }
+  }
   return caller.ownerId;
 }
 

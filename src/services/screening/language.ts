@@ -233,6 +233,7 @@ export function analyzeLanguage(text: string): LanguageAnalysis {
     .replace(/\u0307/g, "");
   const counts = new Map<Script, number>();
   const words: Word[] = [];
+  let asciiLetters = 0;
   let start = -1;
   let startScript: Script | undefined;
   for (let i = 0; i <= cleaned.length; i++) {
@@ -242,8 +243,14 @@ export function analyzeLanguage(text: string): LanguageAnalysis {
       cp = cleaned.codePointAt(i)!;
       width = cp > 0xffff ? 2 : 1;
     }
-    const script = cp >= 0x61 && cp <= 0x7a ? "latin" : cp < 0x80 ? undefined : scriptOf(cp);
-    if (script) counts.set(script, (counts.get(script) ?? 0) + 1);
+    let script: Script | undefined;
+    if (cp >= 0x61 && cp <= 0x7a) {
+      script = "latin";
+      asciiLetters++;
+    } else if (cp >= 0x80) {
+      script = scriptOf(cp);
+      if (script) counts.set(script, (counts.get(script) ?? 0) + 1);
+    }
     if (script || (cp >= 0x300 && cp <= 0x36f)) {
       if (start < 0) {
         start = i;
@@ -257,6 +264,7 @@ export function analyzeLanguage(text: string): LanguageAnalysis {
     }
     i += width - 1;
   }
+  counts.set("latin", (counts.get("latin") ?? 0) + asciiLetters);
   const ideographic = (counts.get("cjk") ?? 0) + (counts.get("kana") ?? 0);
   const weighted = new Map<Script | "ideographic", number>();
   for (const [script, n] of counts) {

@@ -310,14 +310,15 @@ function findCommentInstructions(text: string, hits: PatternHit[]): void {
 }
 
 const FORMAT_CHARACTERS = /\p{Cf}+/gu;
+/** Cheap pre-test (no Unicode property lookup): every Cf character is non-ASCII. */
+const MAYBE_FORMAT_CHARACTER = /[^\0-\x7f]/;
 
 /**
  * The text with invisible format characters removed, so "ignore<ZWSP> previous instructions"
  * cannot slip past the phrase patterns, plus a map from its offsets back to the original's.
  */
 function visibleText(text: string): { clean: string; offsets: Int32Array | null } {
-  FORMAT_CHARACTERS.lastIndex = 0;
-  if (!FORMAT_CHARACTERS.test(text)) return { clean: text, offsets: null };
+  if (!MAYBE_FORMAT_CHARACTER.test(text)) return { clean: text, offsets: null };
   const offsets: number[] = [];
   let clean = "";
   let last = 0;

@@ -1,6 +1,7 @@
 /** @module GET /api/v1/me */
-import { createRoute } from "@hono/zod-openapi";
+
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { AgentIdentitySchema } from "../../../../services/agents/schemas.ts";
 import { NotImplemented } from "../../../../services/errors.ts";
 import type { AppEnv } from "../../../env.ts";

@@ -1,6 +1,7 @@
 /** @module POST /api/v1/papers/{id}/comments */
-import { createRoute, z } from "@hono/zod-openapi";
+
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { CommentInputSchema, CommentSchema } from "../../../../services/contributions/schemas.ts";
 import { NotImplemented } from "../../../../services/errors.ts";
 import type { AppEnv } from "../../../env.ts";

@@ -1,6 +1,7 @@
 /** @module GET /api/v1/papers/{id}/context */
-import { createRoute } from "@hono/zod-openapi";
+
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { getContext } from "../../../../services/papers/context.ts";
 import { PaperContextSchema } from "../../../../services/papers/schemas.ts";
 import type { AppEnv } from "../../../env.ts";

@@ -1,6 +1,7 @@
 /** @module GET /api/v1/papers/{id} */
-import { createRoute, z } from "@hono/zod-openapi";
+
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { NotImplemented } from "../../../../services/errors.ts";
 import { getPaper } from "../../../../services/papers/get.ts";
 import { PaperDetailSchema } from "../../../../services/papers/schemas.ts";

@@ -1,8 +1,9 @@
 /** @module GET /api/v1/papers */
+
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
 import { listPapers } from "../../../../services/papers/list.ts";
 import { PaperListSchema } from "../../../../services/papers/schemas.ts";
-import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env.ts";
 import { problemResponses } from "../common.ts";
 

@@ -1,6 +1,7 @@
 /** @module GET /api/v1/search/semantic */
-import { createRoute, z } from "@hono/zod-openapi";
+
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { NotImplemented } from "../../../../services/errors.ts";
 import {
   SEARCH_LIMIT,
