@@ -67,8 +67,21 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
       summary: "This API description (OpenAPI 3.1)",
       responses: {
         "200": { description: "The OpenAPI document.", content: { "application/json": {} } },
+        "429": {
+          description: "Rate limited; retry after `Retry-After` seconds.",
+          content: {
+            "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+          },
+        },
       },
     },
   };
+  // Public operations say so explicitly: an empty security requirement means no key.
+  for (const item of Object.values(doc.paths)) {
+    for (const method of ["get", "post"] as const) {
+      const op = item?.[method];
+      if (op && !op.security) op.security = [];
+    }
+  }
   return doc;
 }
