@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("has working defaults for a zero-setup start", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.DATA_DIR).toBe("./data");
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.BASE_URL).toBe("http://localhost:3000");
+    expect(c.KEY_PREFIX).toBe("quire");
+    expect(c.TRUST_PROXY).toEqual([]);
+    expect(c.SEED_SAMPLES).toBe(true);
+  });
+
+  it("reads every documented variable", () => {
+    const c = loadConfig({
+      PORT: "8080",
+      BASE_URL: "https://quire.example.org/",
+      DATA_DIR: "/var/lib/quire",
+      DATABASE_URL: "postgres://quire@db:5432/quire",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      EMBEDDINGS_URL: "http://127.0.0.1:11434/v1",
+      EMBEDDINGS_MODEL: "nomic-embed-text",
+      SCREENER_URL: "http://127.0.0.1:8000/v1",
+      SCREENER_MODEL: "qwen",
+      TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, ::1",
+      SMTP_URL: "smtp://mail:25",
+      KEY_PREFIX: "myarchive",
+    });
+    expect(c.PORT).toBe(8080);
+    expect(c.BASE_URL).toBe("https://quire.example.org");
+    expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
+    expect(c.KEY_PREFIX).toBe("myarchive");
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["DATABASE_URL", "mysql://x"],
+    ["BASE_URL", "not a url"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "example.org"],
+    ["KEY_PREFIX", "Bad Prefix"],
+    ["LOG_LEVEL", "loud"],
+  ])("names %s when its value %j is bad", (variable, value) => {
+    try {
+      loadConfig({ [variable]: value });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toContain(variable);
+    }
+  });
+
+  it("lists every bad variable at once, and requires models with their URLs", () => {
+    try {
+      loadConfig({ PORT: "x", EMBEDDINGS_URL: "http://e/v1", SCREENER_URL: "http://s/v1" });
+      expect.unreachable();
+    } catch (error) {
+      const names = (error as ConfigError).problems.map((p) => p.variable);
+      expect(names).toContain("PORT");
+    }
+    try {
+      loadConfig({ EMBEDDINGS_URL: "http://e/v1", SCREENER_URL: "http://s/v1" });
+      expect.unreachable();
+    } catch (error) {
+      const names = (error as ConfigError).problems.map((p) => p.variable);
+      expect(names).toEqual(["EMBEDDINGS_MODEL", "SCREENER_MODEL"]);
+    }
+  });
+});
