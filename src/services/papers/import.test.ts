@@ -80,7 +80,7 @@ describe("importPapers", () => {
       (r) => results.push(r),
     );
     expect(summary.rejected).toBe(1);
-    expect(results[0]?.messages.join(" ")).toMatch(/secret/i);
+    expect(results[0]?.messages.join(" ")).toMatch(/access key/i);
     expect(results[0]?.messages.join(" ")).not.toContain("AKIAZ7QH3KJ2WLD5PX4M");
   });
 });
