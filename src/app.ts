@@ -13,6 +13,7 @@ import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
+import { registerPublic } from "./http/public/index.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { DomainError } from "./services/errors.ts";
 
@@ -69,6 +70,9 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use("/api/v1/*", publicCache());
+  for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
+    app.use(path, publicCache(300));
+  }
   app.on(
     "POST",
     "/api/v1/*",
@@ -80,6 +84,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);
   app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));
+  registerPublic(app, document);
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
@@ -129,7 +134,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
       .map((r) => ({
         method: r.method,
-        pattern: new RegExp(`^${r.path.replace(/[.]/g, "\\.").replace(/:[^/]+/g, "[^/]+")}/?$`),
+        pattern: new RegExp(`^${r.path.replace(/[.]/g, "\\.").replace(/:[^/]+/g, "[^/]+")}$`),
       }));
     routeMatchers.set(app, matchers);
   }
