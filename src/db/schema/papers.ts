@@ -83,13 +83,14 @@ export const paperVersions = pgTable(
     screenedBy: text("screened_by").notNull(),
     contentHash: text("content_hash").notNull(),
     simhash: bigint("simhash", { mode: "bigint" }).notNull(),
-    /** 16-bit slices of `simhash` for locality-sensitive lookup of near duplicates. */
+    /** 8-bit slices of `simhash`, tagged with their position, for near-duplicate lookup. */
     simhashBands: integer("simhash_bands").array().notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.paperId, t.version] }),
     index("paper_versions_content_hash_idx").on(t.contentHash),
     index("paper_versions_bands_idx").using("gin", t.simhashBands),
+    index("paper_versions_keywords_idx").using("gin", sql`quire_lower_keywords(${t.keywords})`),
     check("paper_versions_version_check", sql`${t.version} >= 1`),
   ],
 );

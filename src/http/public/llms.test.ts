@@ -31,12 +31,10 @@ describe("/llms.txt", () => {
   });
 
   it("llms-full.txt adds the API reference generated from the OpenAPI document", async () => {
-    const [full, doc] = await Promise.all([
-      t.app.request("/llms-full.txt").then((r) => r.text()),
-      t.app
-        .request("/api/v1/openapi.json")
-        .then((r) => r.json() as Promise<{ paths: Record<string, object> }>),
-    ]);
+    const full = await (await t.app.request("/llms-full.txt")).text();
+    const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, object>;
+    };
     expect(full.startsWith("# Quire\n")).toBe(true);
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item)) {

@@ -16,7 +16,6 @@ import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import {
   type Fingerprint,
   fingerprint,
-  hammingDistance,
   NEAR_DUPLICATE_MAX_DISTANCE,
 } from "../screening/fingerprint.ts";
 import {
@@ -275,21 +274,23 @@ async function findDuplicates(
     .innerJoin(papers, visible)
     .where(eq(paperVersions.contentHash, print.contentHash))
     .limit(1);
+  // Bands narrow the scan through the GIN index; the Hamming distance is computed in SQL,
+  // so only true near duplicates come back however large the archive grows.
+  const distance = sql<number>`bit_count((${paperVersions.simhash} # ${print.simhash})::bit(64))`;
   const candidates = await db
-    .selectDistinct({ paperId: paperVersions.paperId, simhash: paperVersions.simhash })
+    .select({ paperId: paperVersions.paperId, distance: sql<number>`min(${distance})`.mapWith(Number) })
     .from(paperVersions)
     .innerJoin(papers, visible)
     .where(
-      sql`${paperVersions.simhashBands} && ${sql.raw(`ARRAY[${bandKeys(print).join(",")}]`)}::int[]`,
+      and(
+        sql`${paperVersions.simhashBands} && ${sql.raw(`ARRAY[${bandKeys(print).join(",")}]`)}::int[]`,
+        sql`${distance} <= ${NEAR_DUPLICATE_MAX_DISTANCE}`,
+      ),
     )
-    .limit(200);
-  const near = new Map<string, number>();
-  for (const c of candidates) {
-    const distance = hammingDistance(c.simhash, print.simhash);
-    if (distance <= NEAR_DUPLICATE_MAX_DISTANCE && distance < (near.get(c.paperId) ?? 65)) {
-      near.set(c.paperId, distance);
-    }
-  }
+    .groupBy(paperVersions.paperId)
+    .orderBy(sql`min(${distance})`)
+    .limit(20);
+  const near = new Map(candidates.map((c) => [c.paperId, c.distance]));
   return {
     exactDuplicateOf: exact?.paperId ?? null,
     nearDuplicates: [...near].map(([paper_id, distance]) => ({ paper_id, distance })),

@@ -1,4 +1,4 @@
-/** @module services/screening/language — dependency-free language identification for paper text. */
+/** @module detectLanguage: dependency-free language identification (scripts plus stopword frequencies). */
 
 type Script =
   | "latin"
@@ -195,6 +195,7 @@ const LEXICONS = Object.fromEntries(GROUPS.map((g) => [g, buildLexicon(STOPWORDS
 >;
 
 const MIN_LETTERS = 20;
+/** Stopword hits needed, counting only words of 2+ letters: "i", "a", "y" also appear in code and maths. */
 const MIN_STOPWORD_HITS = 2;
 const MIN_STOPWORD_RATIO: Record<Group, number> = {
   latin: 0.1,
@@ -306,9 +307,10 @@ function byStopwords(words: Word[], group: Group): LanguageAnalysis {
     tokens++;
     const entry = lexicon.entries.get(word.text);
     if (!entry) continue;
+    const counts = word.text.length > 1;
     for (const [i, w] of entry) {
       scores[i]! += w;
-      hits[i]!++;
+      if (counts) hits[i]!++;
     }
   }
   let top = 0;

@@ -1,4 +1,4 @@
-/** @module services/screening/patterns — prompt-injection, hidden-text and secret detectors. */
+/** @module Detectors for prompt injection, hidden text and pasted secrets; pure and linear-time. */
 
 export interface PatternHit {
   code: string;
@@ -31,6 +31,8 @@ const QUALIFIER =
 const AI =
   "(?:ai|llm|lm|gpt|chatgpt|claude|gemini|language\\s+model|large\\s+language\\s+model|chatbot|assistant|automated|machine)";
 const WORK = "(?:paper|submission|manuscript|work|article|study)";
+const PRAISE =
+  "(?:positive|favou?rable|glowing|good|great|high|excellent|strong|perfect|maximum|top|outstanding|enthusiastic)\\s+(?:reviews?|ratings?|scores?|assessments?|evaluations?|feedback|marks?|grades?|recommendations?)";
 
 const INJECTION_PATTERNS: InjectionPattern[] = [
   {
@@ -57,14 +59,9 @@ const INJECTION_PATTERNS: InjectionPattern[] = [
     mention: true,
   },
   {
-    code: "role_override",
-    regex: /\bpretend\s+(?:to\s+be|that\s+you\s+are|you\s+are)\b/gi,
-    mention: false,
-  },
-  {
     code: "addressed_to_ai",
     regex: new RegExp(
-      `\\b(?:(?:note|message|instructions?|attention)\\s+(?:to|for)\\s+(?:the\\s+|all\\s+|any\\s+)?${AI}s?(?:\\s+(?:reviewers?|readers?|assistants?|agents?|systems?))?\\s*:|(?:if|when)\\s+you\\s+are\\s+(?:an?\\s+)?(?:ai|llm|language\\s+model|large\\s+language\\s+model|automated\\s+reviewer|chatbot|ai\\s+assistant)\\b|as\\s+an?\\s+(?:ai|llm|language\\s+model|large\\s+language\\s+model|ai\\s+assistant|ai\\s+reviewer)\\s*,\\s*you\\s+(?:must|should|will|shall|need\\s+to|have\\s+to|are\\s+to)\\b)`,
+      `\\b(?:(?:note|message|instructions?|attention)\\s+(?:to|for)\\s+(?:the\\s+|all\\s+|any\\s+)?${AI}s?(?:\\s+(?:reviewers?|readers?|assistants?|agents?|systems?))?\\s*:|(?:if|when)\\s+you\\s+are\\s+(?:an?\\s+)?(?:ai|llm|language\\s+model|large\\s+language\\s+model|automated\\s+reviewer|chatbot|ai\\s+assistant)\\b)`,
       "gi",
     ),
     mention: true,
@@ -72,7 +69,7 @@ const INJECTION_PATTERNS: InjectionPattern[] = [
   {
     code: "review_manipulation",
     regex: new RegExp(
-      `\\b(?:give|write|provide|produce|output|generate|assign)\\s+(?:(?:this|the)\\s+${WORK}\\s+)?(?:(?:a|an|only)\\s+)?(?:(?:very|highly|extremely|only)\\s+)?(?:positive|favou?rable|glowing|good|great|high|excellent|strong|perfect|maximum|top|outstanding|enthusiastic)\\s+(?:reviews?|ratings?|scores?|assessments?|evaluations?|feedback|marks?|grades?|recommendations?)\\b`,
+      `\\b(?:give|write|provide|produce|output|generate|assign)\\s+(?:(?:this\\s+${WORK}|it)\\s+(?:(?:a|an|only)\\s+)?(?:(?:very|highly|extremely|only)\\s+)?${PRAISE}|only\\s+(?:(?:a|an)\\s+)?${PRAISE}|(?:(?:a|an)\\s+)?${PRAISE}\\s+only(?=\\s*(?:[.!;,]|$)))`,
       "gi",
     ),
     mention: false,
@@ -80,7 +77,7 @@ const INJECTION_PATTERNS: InjectionPattern[] = [
   {
     code: "review_manipulation",
     regex: new RegExp(
-      `\\b(?:rate|score|grade|rank|evaluate|assess|review)\\s+(?:this|the)\\s+${WORK}\\s+(?:as\\s+)?(?:(?:very\\s+)?(?:highly|positively|favou?rably|excellent|outstanding|strong\\s+accept|accept)|(?:an?\\s+)?(?:\\d+(?:\\s*\\/\\s*\\d+)?|ten|five)(?:\\s+out\\s+of\\s+\\d+)?)(?![\\w/])`,
+      `\\b(?:rate|score|grade|rank|evaluate|assess|review)\\s+this\\s+${WORK}\\s+(?:as\\s+)?(?:(?:very\\s+)?(?:highly|positively|favou?rably|excellent|outstanding|strong\\s+accept|accept)|(?:an?\\s+)?(?:\\d+(?:\\s*\\/\\s*\\d+)?|ten|five)(?:\\s+out\\s+of\\s+\\d+)?)(?![\\w/])`,
       "gi",
     ),
     mention: false,
@@ -88,7 +85,7 @@ const INJECTION_PATTERNS: InjectionPattern[] = [
   {
     code: "review_manipulation",
     regex: new RegExp(
-      `\\b(?:recommend|suggest|vote\\s+for|argue\\s+for)\\s+(?:the\\s+)?(?:accepting|acceptance|accept|publication|publishing)\\b(?:\\s+of)?(?:\\s+(?:this|the)\\s+${WORK})?|\\b(?:accept|approve)\\s+(?:this|the)\\s+${WORK}\\b`,
+      `\\b(?:recommend|suggest|vote\\s+for|argue\\s+for)\\s+(?:the\\s+)?(?:accepting|acceptance\\s+of|accept|publication\\s+of|publishing)\\s+this\\s+${WORK}\\b|\\b(?:accept|approve)\\s+this\\s+${WORK}\\b`,
       "gi",
     ),
     mention: false,
@@ -135,10 +132,13 @@ function lastBoundary(s: string): number {
  */
 function isCommandPosition(text: string, index: number, end: number): boolean {
   if (LABEL.test(text.slice(end, end + 3))) return false;
-  const before = text.slice(Math.max(0, index - LOOKBACK), index).replace(TRAILING_JUNK, "");
-  if (NARRATIVE_TAIL.test(before)) return false;
+  const before = text.slice(Math.max(0, index - LOOKBACK), index);
+  if (NARRATIVE_TAIL.test(before.replace(TRAILING_JUNK, ""))) return false;
   const masked = before.replace(ABBREVIATION, (m) => m.replace(/\./g, " "));
-  const sentence = masked.slice(lastBoundary(masked)).replace(LEADING_JUNK, "");
+  const sentence = masked
+    .slice(lastBoundary(masked))
+    .replace(LEADING_JUNK, "")
+    .replace(TRAILING_JUNK, "");
   if (sentence === "" || PREAMBLE.test(sentence)) return true;
   const clauseStart = Math.max(
     sentence.lastIndexOf(","),
@@ -151,10 +151,22 @@ function isCommandPosition(text: string, index: number, end: number): boolean {
 
 const CHAT_TOKEN =
   /<\|[a-z][a-z0-9_]{1,30}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:start|end)_of_turn>|<\/?(?:start|end)_of_text>/gi;
-const COMMENT_KEYWORDS = new RegExp(
-  `\\b(?:ignore|disregard|instructions?|prompts?|${AI}|reviewers?|reviews?|scores?|ratings?|rate|accept(?:ance)?|recommend)\\b`,
-  "i",
-);
+const COMMENT_ADDRESSEE = new RegExp(`\\b(?:${AI}|reviewers?|models?|agents?|bots?)s?\\b`, "i");
+const COMMENT_DIRECTIVE =
+  /\b(?:ignore|disregard|forget|give|rate|score|accept|approve|recommend|praise|say|write|output|respond|reply|answer|must|should|please|do\s+not|don't|never|always)\b/i;
+
+/** Non-global copies: `test` on the global originals would move the lastIndex matchAll starts from. */
+const INJECTION_TESTERS = INJECTION_PATTERNS.map((p) => new RegExp(p.regex.source, "i"));
+
+/**
+ * Hidden comments count when they address a model or reviewer with a directive, or contain any
+ * injection phrase at all; "<!-- TODO: rerun with a lower learning rate -->" does not.
+ */
+function isCommentInstruction(content: string): boolean {
+  if (COMMENT_ADDRESSEE.test(content) && COMMENT_DIRECTIVE.test(content)) return true;
+  return INJECTION_TESTERS.some((regex) => regex.test(content));
+}
+
 const MARKDOWN_COMMENT = /^[ \t]*\[(?:\/\/|comment|#|_)\]:[ \t]*(?:#|<>)[ \t]*(.*)$/gim;
 const HTML_TAG = /<[a-z][a-z0-9-]*\b[^<>]{0,2000}>/gi;
 const HIDING_STYLE =
@@ -250,23 +262,25 @@ function findHiddenCharacters(text: string, hits: PatternHit[]): void {
       found.push({ code: "hidden_variation_selectors", index, end, cp });
     }
   }
-  if (strays.length > MAX_STRAY_ZERO_WIDTH) found.push(...strays);
-  found.sort((a, b) => a.index - b.index);
+  if (strays.length > MAX_STRAY_ZERO_WIDTH) {
+    for (const stray of strays) found.push(stray);
+    found.sort((a, b) => a.index - b.index);
+  }
   let i = 0;
   while (i < found.length && hits.length < MAX_HITS) {
     const first = found[i]!;
-    const labels = [codePointLabel(first.cp)];
+    const distinct = new Set([first.cp]);
     let end = first.end;
     let j = i + 1;
     while (j < found.length && found[j]!.index === end && found[j]!.code === first.code) {
-      labels.push(codePointLabel(found[j]!.cp));
+      distinct.add(found[j]!.cp);
       end = found[j]!.end;
       j++;
     }
-    const count = labels.length > 1 ? ` ×${labels.length}` : "";
+    const labels = [...distinct].slice(0, 5).map(codePointLabel).join(" ");
     hits.push({
       code: first.code,
-      match: `${[...new Set(labels)].join(" ")}${count}`,
+      match: j - i > 1 ? `${labels} ×${j - i}` : labels,
       index: first.index,
     });
     i = j;
@@ -295,7 +309,7 @@ function findCommentInstructions(text: string, hits: PatternHit[]): void {
     const close = text.indexOf("-->", start + 4);
     const end = close < 0 ? text.length : close;
     const content = text.slice(start + 4, end);
-    if (COMMENT_KEYWORDS.test(content)) {
+    if (isCommentInstruction(content)) {
       hits.push({ code: "comment_instruction", match: excerpt(content), index: start });
     }
     if (close < 0) break;
@@ -303,7 +317,7 @@ function findCommentInstructions(text: string, hits: PatternHit[]): void {
   }
   for (const m of text.matchAll(MARKDOWN_COMMENT)) {
     if (hits.length >= MAX_HITS) return;
-    if (COMMENT_KEYWORDS.test(m[1] ?? "")) {
+    if (isCommentInstruction(m[1] ?? "")) {
       hits.push({ code: "comment_instruction", match: excerpt(m[0]), index: m.index });
     }
   }
@@ -313,30 +327,52 @@ const FORMAT_CHARACTERS = /\p{Cf}+/gu;
 /** Cheap pre-test (no Unicode property lookup): every Cf character is non-ASCII. */
 const MAYBE_FORMAT_CHARACTER = /[^\0-\x7f]/;
 
-/**
- * The text with invisible format characters removed, so "ignore<ZWSP> previous instructions"
- * cannot slip past the phrase patterns, plus a map from its offsets back to the original's.
- */
-function visibleText(text: string): { clean: string; offsets: Int32Array | null } {
-  if (!MAYBE_FORMAT_CHARACTER.test(text)) return { clean: text, offsets: null };
-  const offsets: number[] = [];
-  let clean = "";
-  let last = 0;
-  const keep = (from: number, to: number) => {
-    clean += text.slice(from, to);
-    for (let k = from; k < to; k++) offsets.push(k);
-  };
-  for (const m of text.matchAll(FORMAT_CHARACTERS)) {
-    keep(last, m.index);
-    last = m.index + m[0].length;
-  }
-  keep(last, text.length);
-  return { clean, offsets: Int32Array.from(offsets) };
+interface VisibleText {
+  clean: string;
+  /** From clean offset `at` on, original offsets are `shift` larger. */
+  removed: { at: number; shift: number }[];
 }
 
-function remap(hits: PatternHit[], offsets: Int32Array | null): PatternHit[] {
-  if (!offsets) return hits;
-  return hits.map((h) => ({ ...h, index: offsets[h.index] ?? h.index }));
+/**
+ * The text with invisible format characters removed, so "ignore<ZWSP> previous instructions"
+ * cannot slip past the phrase patterns, plus what is needed to map offsets back.
+ */
+function visibleText(text: string): VisibleText {
+  const removed: VisibleText["removed"] = [];
+  if (!MAYBE_FORMAT_CHARACTER.test(text)) return { clean: text, removed };
+  const pieces: string[] = [];
+  let length = 0;
+  let last = 0;
+  let shift = 0;
+  for (const m of text.matchAll(FORMAT_CHARACTERS)) {
+    pieces.push(text.slice(last, m.index));
+    length += m.index - last;
+    shift += m[0].length;
+    removed.push({ at: length, shift });
+    last = m.index + m[0].length;
+  }
+  if (removed.length === 0) return { clean: text, removed };
+  pieces.push(text.slice(last));
+  return { clean: pieces.join(""), removed };
+}
+
+function remap(hits: PatternHit[], removed: VisibleText["removed"]): PatternHit[] {
+  if (removed.length === 0) return hits;
+  return hits.map((hit) => {
+    let lo = 0;
+    let hi = removed.length - 1;
+    let shift = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (removed[mid]!.at <= hit.index) {
+        shift = removed[mid]!.shift;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return { ...hit, index: hit.index + shift };
+  });
 }
 
 /**
@@ -349,7 +385,7 @@ export function scanPromptInjection(text: string): {
 } {
   const hidden: PatternHit[] = [];
   findHiddenCharacters(text, hidden);
-  const { clean, offsets } = visibleText(text);
+  const { clean, removed } = visibleText(text);
   const found: PatternHit[] = [];
   const mentions: PatternHit[] = [];
   for (const m of clean.matchAll(CHAT_TOKEN)) {
@@ -373,8 +409,8 @@ export function scanPromptInjection(text: string): {
   }
   const byIndex = (a: PatternHit, b: PatternHit) => a.index - b.index;
   return {
-    injections: [...hidden, ...remap(found, offsets)].sort(byIndex),
-    mentions: remap(mentions, offsets).sort(byIndex),
+    injections: [...hidden, ...remap(found, removed)].sort(byIndex),
+    mentions: remap(mentions, removed).sort(byIndex),
   };
 }
 
@@ -416,7 +452,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const patternsByPrefix = new Map<string, SecretPattern[]>();
+
+/** Compiled once per agent-key prefix (a deployment has one; the cache stays tiny). */
 function secretPatterns(agentKeyPrefix: string): SecretPattern[] {
+  let patterns = patternsByPrefix.get(agentKeyPrefix);
+  if (!patterns) {
+    patterns = buildSecretPatterns(agentKeyPrefix);
+    if (patternsByPrefix.size < 16) patternsByPrefix.set(agentKeyPrefix, patterns);
+  }
+  return patterns;
+}
+
+function buildSecretPatterns(agentKeyPrefix: string): SecretPattern[] {
   return [
     {
       code: "private_key",
@@ -486,6 +534,51 @@ function pemHasKeyMaterial(text: string, headerEnd: number): boolean {
   );
 }
 
+const PEM_SCAN_LIMIT = 20_000;
+
+/** End of a PEM block: its END line if one follows, else the run of base64 after the header. */
+function pemBlockEnd(text: string, headerEnd: number): number {
+  const window = text.slice(headerEnd, headerEnd + PEM_SCAN_LIMIT);
+  const close = window.indexOf("-----END");
+  if (close >= 0) {
+    const stop = window.indexOf("-----", close + 8);
+    return headerEnd + (stop >= 0 ? stop + 5 : close + 8);
+  }
+  return headerEnd + (/^[A-Za-z0-9+/=\s:-]*/.exec(window)?.[0].length ?? 0);
+}
+
+interface SecretSpan {
+  code: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Non-overlapping secret spans in `text`, most specific pattern first. With `strict`, look-alike
+ * placeholders are dropped and the count is capped; without it everything secret-shaped is
+ * kept, however many there are (for redaction).
+ */
+function secretSpans(text: string, agentKeyPrefix: string, strict: boolean): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  const overlaps = (start: number, end: number) =>
+    spans.some((s) => start < s.end && end > s.start);
+  for (const pattern of secretPatterns(agentKeyPrefix)) {
+    for (const m of text.matchAll(pattern.regex)) {
+      if (strict && spans.length >= MAX_HITS) return spans;
+      const start = m.index;
+      let end = start + m[0].length;
+      if (overlaps(start, end)) continue;
+      if (strict && pattern.valid && !pattern.valid(m[0])) continue;
+      if (pattern.code === "private_key") {
+        if (strict && !pemHasKeyMaterial(text, end)) continue;
+        end = pemBlockEnd(text, end);
+      }
+      spans.push({ code: pattern.code, start, end });
+    }
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
 /**
  * Keeps at most the first 6 characters then "…": enough to locate the leak, never enough to
  * use it. Everything the screener reports about a secret goes through this.
@@ -500,25 +593,16 @@ export function redactSecret(secret: string): string {
  * (`<agentKeyPrefix>_sk_` + 20+ base62 characters) and `password = "…"`-style assignments with
  * long values. `match` is always redacted (see redactSecret). Obvious documentation
  * placeholders (AKIA…EXAMPLE, ghp_xxxx…) are skipped so papers about secret scanning pass.
+ * Invisible format characters are ignored, so a zero-width space cannot split a key.
  */
 export function findSecrets(text: string, options: { agentKeyPrefix?: string } = {}): PatternHit[] {
-  const { clean, offsets } = visibleText(text);
-  const hits: PatternHit[] = [];
-  const taken: [number, number][] = [];
-  const overlaps = (start: number, end: number) => taken.some(([s, e]) => start < e && end > s);
-  for (const pattern of secretPatterns(options.agentKeyPrefix ?? "quire")) {
-    for (const m of clean.matchAll(pattern.regex)) {
-      if (hits.length >= MAX_HITS) break;
-      const start = m.index;
-      const end = start + m[0].length;
-      if (overlaps(start, end)) continue;
-      if (pattern.valid && !pattern.valid(m[0])) continue;
-      if (pattern.code === "private_key" && !pemHasKeyMaterial(clean, end)) continue;
-      taken.push([start, end]);
-      hits.push({ code: pattern.code, match: redactSecret(m[0]), index: start });
-    }
-  }
-  return remap(hits, offsets).sort((a, b) => a.index - b.index);
+  const { clean, removed } = visibleText(text);
+  const hits = secretSpans(clean, options.agentKeyPrefix ?? "quire", true).map((s) => ({
+    code: s.code,
+    match: redactSecret(clean.slice(s.start, s.end)),
+    index: s.start,
+  }));
+  return remap(hits, removed);
 }
 
 /**
@@ -527,18 +611,12 @@ export function findSecrets(text: string, options: { agentKeyPrefix?: string } =
  * first so they cannot split a key past the patterns; the result is meant for display.
  */
 export function redactSecrets(text: string, options: { agentKeyPrefix?: string } = {}): string {
-  text = visibleText(text).clean;
+  const { clean } = visibleText(text);
   let out = "";
   let last = 0;
-  const spans: [number, number][] = [];
-  for (const pattern of secretPatterns(options.agentKeyPrefix ?? "quire")) {
-    for (const m of text.matchAll(pattern.regex)) spans.push([m.index, m.index + m[0].length]);
+  for (const span of secretSpans(clean, options.agentKeyPrefix ?? "quire", false)) {
+    out += clean.slice(last, span.start) + redactSecret(clean.slice(span.start, span.end));
+    last = span.end;
   }
-  spans.sort((a, b) => a[0] - b[0]);
-  for (const [start, end] of spans) {
-    if (start < last) continue;
-    out += text.slice(last, start) + redactSecret(text.slice(start, end));
-    last = end;
-  }
-  return out + text.slice(last);
+  return out + clean.slice(last);
 }

@@ -1,4 +1,4 @@
-/** @module services/screening/rules — the built-in rule screener every paper version passes before publication. */
+/** @module screenRules: the built-in rule screener every paper version passes before publication. */
 import { NEAR_DUPLICATE_MAX_DISTANCE } from "./fingerprint.ts";
 import { analyzeLanguage } from "./language.ts";
 import { findSecrets, type PatternHit, redactSecrets, scanPromptInjection } from "./patterns.ts";
@@ -106,11 +106,26 @@ function languageName(code: string): string {
   return name && name !== code ? `${name} (${code})` : code;
 }
 
-const FENCE = /^[ \t]{0,3}(?:```|~~~)[\s\S]*?^[ \t]{0,3}(?:```|~~~)[ \t]*$/gm;
-const HEADING = /^[ \t]{0,3}#{1,6}[ \t]+\S|^[ \t]{0,3}\S[^\n]*\n[ \t]{0,3}(?:=+|-{2,})[ \t]*$/m;
+const FENCE_LINE = /^[ \t]{0,3}(?:```|~~~)/;
+const ATX_HEADING = /^[ \t]{0,3}#{1,6}[ \t]+\S/;
+const SETEXT_UNDERLINE = /^[ \t]{0,3}(?:=+|-{2,})[ \t]*$/;
 
+/** ATX or setext heading outside fenced code; line by line, so unclosed fences stay linear. */
 function hasHeading(body: string): boolean {
-  return HEADING.test(body.replace(FENCE, ""));
+  let inFence = false;
+  let previous = "";
+  for (const line of body.split("\n")) {
+    if (FENCE_LINE.test(line)) {
+      inFence = !inFence;
+      previous = "";
+      continue;
+    }
+    if (inFence) continue;
+    if (ATX_HEADING.test(line)) return true;
+    if (previous.trim() !== "" && SETEXT_UNDERLINE.test(line)) return true;
+    previous = line;
+  }
+  return false;
 }
 
 function mostRepeatedLine(body: string): { line: string; count: number; lines: number } | null {
@@ -411,11 +426,19 @@ function checkDuplicates(evidence: DuplicateEvidence, emit: Emit): void {
   }
 }
 
-function describeHits(hits: PatternHit[], options: ScreeningOptions): string {
+/** 1-based position in code points, as a submitter's editor would count. */
+function located(value: string, hits: PatternHit[]): (PatternHit & { position: number })[] {
+  return hits.map((h) => ({ ...h, position: codePoints(value.slice(0, h.index)) + 1 }));
+}
+
+function describeHits(
+  hits: (PatternHit & { position: number })[],
+  options: ScreeningOptions,
+): string {
   const distinct = [...new Map(hits.map((h) => [h.match.toLowerCase(), h])).values()];
   const quoted = distinct
     .slice(0, 3)
-    .map((h) => `${quote(h.match, options)} (at character ${h.index + 1})`)
+    .map((h) => `${quote(h.match, options)} (at character ${h.position})`)
     .join(", ");
   return hits.length > 3 ? `${quoted}, ${hits.length} in total` : quoted;
 }
@@ -442,33 +465,37 @@ function checkFieldContent(
   emit: Emit,
 ): void {
   const scan = scanPromptInjection(value);
-  const hidden = scan.injections.filter((h) => h.code.startsWith("hidden_"));
-  const injections = scan.injections.filter((h) => !h.code.startsWith("hidden_"));
+  const all = located(value, scan.injections);
+  const hidden = all.filter((h) => h.code.startsWith("hidden_"));
+  const injections = all.filter((h) => !h.code.startsWith("hidden_"));
   if (hidden.length > 0) {
     const first = hidden[0]!;
     emit(
       "hidden_text",
       "reject",
       field,
-      `${label} contains text hidden from human readers: ${first.match} at character ${first.index + 1}${hidden.length > 1 ? ` (${hidden.length} places in total)` : ""}. Remove invisible characters, bidirectional overrides and hidden styling.`,
+      `${label} contains text hidden from human readers: ${first.match} at character ${first.position}${hidden.length > 1 ? ` (${hidden.length} places in total)` : ""}. Remove invisible characters, bidirectional overrides and hidden styling.`,
     );
   }
   if (injections.length > 0) {
+    const advice = injections.some((h) => h.code === "chat_template_token")
+      ? " If you are documenting a prompt format, write control tokens with a space inside (e.g. '<| im_start |>') so no model parses them."
+      : "";
     emit(
       "prompt_injection",
       "reject",
       field,
-      `${label} contains instructions addressed to an AI model or reviewer: ${describeHits(injections, options)}. Remove them. Papers may study prompt injection, but should describe attacks in reported speech rather than as direct commands.`,
+      `${label} contains instructions addressed to an AI model or reviewer: ${describeHits(injections, options)}. Remove them. Papers may study prompt injection, but should describe attacks in reported speech rather than as direct commands.${advice}`,
     );
   } else if (scan.mentions.length > 0) {
     emit(
       "mentions_prompt_injection",
       "warning",
       field,
-      `${label} quotes prompt-injection phrasing in prose: ${describeHits(scan.mentions, options)}. That is fine when discussing such attacks; otherwise rephrase it.`,
+      `${label} quotes prompt-injection phrasing in prose: ${describeHits(located(value, scan.mentions), options)}. That is fine when discussing such attacks; otherwise rephrase it.`,
     );
   }
-  const secrets = findSecrets(value, options);
+  const secrets = located(value, findSecrets(value, options));
   if (secrets.length > 0) {
     const kinds = [...new Set(secrets.map((s) => SECRET_LABEL[s.code] ?? "a credential"))];
     const first = secrets[0]!;
@@ -476,7 +503,7 @@ function checkFieldContent(
       "secret",
       "reject",
       field,
-      `${label} appears to contain ${kinds.join(" and ")} ("${first.match}" at character ${first.index + 1}${secrets.length > 1 ? `, ${plural(secrets.length, "match", "matches")} in total` : ""}). Remove it, and revoke it: it has been exposed.`,
+      `${label} appears to contain ${kinds.join(" and ")} ("${first.match}" at character ${first.position}${secrets.length > 1 ? `, ${plural(secrets.length, "match", "matches")} in total` : ""}). Remove it, and revoke it: it has been exposed.`,
     );
   }
 }
