@@ -53,14 +53,14 @@ const graphemeSegmenter = new Intl.Segmenter("und", { granularity: "grapheme" })
 /** UTF-16 units segmented past a cut candidate so that ICU sees what follows it. */
 const SEGMENT_MARGIN = 32;
 /** UTF-16 units per sentence segmentation window. */
-const SENTENCE_WINDOW = 2048;
+const SENTENCE_WINDOW = 1024;
 const WHITESPACE_RUN = /\s+/g;
 const WHITESPACE_CHAR = /\s/;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/s;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const TABLE_ROW = /^ {0,3}\|/;
-/** Code points a grapheme cluster may not start with (GB9/GB9a): extenders, ZWJ, spacing marks. */
+/** Code points a grapheme cluster does not start with (GB9/GB9a): extenders, ZWJ, spacing marks. */
 const CLUSTER_CONTINUATION = /^(?:[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}]|\u200D)/u;
 /** Grapheme_Cluster_Break=Prepend (Unicode 15): a cluster never ends right after one of these. */
 const PREPEND =
@@ -119,8 +119,30 @@ function isSimpleUnit(code: number): boolean {
   return (code < 0x300 && code !== 0x0d) || (code >= 0x4e00 && code <= 0x9fff);
 }
 
-function startsInsideCluster(text: string, index: number): boolean {
-  return CLUSTER_CONTINUATION.test(text.slice(index, index + 2));
+/**
+ * Whether a cut at `index` is a grapheme cluster boundary, conservatively: false before an
+ * extending mark, ZWJ or spacing mark (unless after a control character, GB4) and after a
+ * prepended concatenation mark.
+ */
+function isClusterBoundary(text: string, index: number): boolean {
+  const simple = isSimpleUnit(text.charCodeAt(index - 1)) && isSimpleUnit(text.charCodeAt(index));
+  if (simple) return true;
+  if (splitsSurrogatePair(text, index)) return false;
+  if (PREPEND.test(text.slice(Math.max(index - 2, 0), index))) return false;
+  const before = text.charCodeAt(index - 1);
+  const control = before <= 0x1f || (before >= 0x7f && before <= 0x9f);
+  if (control || before === 0x2028 || before === 0x2029) return true;
+  return !CLUSTER_CONTINUATION.test(text.slice(index, index + 2));
+}
+
+/**
+ * `index`, the first non-space character after some whitespace, moved back onto a space that
+ * carries a combining mark, ZWJ etc. so the cut does not split that cluster; -1 if impossible.
+ */
+function contentCut(text: string, index: number): number {
+  if (isClusterBoundary(text, index)) return index;
+  if (index > 0 && isSpace(text, index - 1) && isClusterBoundary(text, index - 1)) return index - 1;
+  return -1;
 }
 
 function splitsSurrogatePair(text: string, index: number): boolean {
@@ -140,10 +162,10 @@ function headingText(raw: string): string {
 }
 
 /**
- * Splits a field into sections and blocks. Blank lines are attached to the end of the preceding
- * block (or to the following one when nothing precedes them), so every block except possibly a
- * section's first starts with non-blank content. Without `markdown`, the whole text is one
- * section of paragraphs.
+ * Splits a field into sections and blocks. Blank lines, and the indentation of a paragraph's
+ * first line, are attached to the end of the preceding block (or to the following one when
+ * nothing precedes them), so every block except possibly a section's first starts with
+ * non-blank content. Without `markdown`, the whole text is one section of paragraphs.
  */
 function parseSections(text: string, markdown: boolean): Section[] {
   const sections: Section[] = [];
@@ -209,8 +231,18 @@ function parseSections(text: string, markdown: boolean): Section[] {
         fenceLength = fenceMarker.length;
       } else {
         const kind = markdown && TABLE_ROW.test(line) ? "table" : "para";
-        if (open === kind && last) last.end = lineEnd;
-        else addBlock(lineStart, lineEnd, kind === "table", false);
+        if (open === kind && last) {
+          last.end = lineEnd;
+        } else if (kind === "para" && last) {
+          // Indentation before a paragraph is whitespace between blocks: it ends the last one.
+          let contentStart = lineStart;
+          while (isSpace(text, contentStart)) contentStart++;
+          contentStart = Math.max(contentCut(text, contentStart), lineStart);
+          last.end = contentStart;
+          addBlock(contentStart, lineEnd, false, false);
+        } else {
+          addBlock(lineStart, lineEnd, kind === "table", false);
+        }
         open = kind;
       }
     }
@@ -254,12 +286,13 @@ class Packer {
   }
 
   /**
-   * Appends a span; if it does not fit, the open chunk is closed first (unless it holds only a
-   * heading and the span is too long anyway). A span too long on its own is split: surrounding
-   * whitespace alone is never a reason to cut its content, otherwise it is cut at `level` and
-   * its pieces are added recursively with the next level.
+   * Appends a span; if it does not fit, the open chunk is closed first, unless the span is too
+   * long anyway and the open chunk holds only a heading or only whitespace (then the span's
+   * first pieces join it). A span too long on its own is split: surrounding whitespace alone is
+   * never a reason to cut its content; otherwise it is cut at `level` and its pieces are added
+   * recursively with the next level (word level and finer go through {@link Packer.fill}).
    */
-  add(start: number, end: number, level: Level): void {
+  add(start: number, end: number, level: Level, code = false): void {
     if (this.curStart >= 0 && this.length(this.curStart, end) <= this.maxChars) {
       if (this.blank) this.blank = isBlank(this.text, this.curEnd, end);
       this.curEnd = end;
@@ -283,13 +316,16 @@ class Packer {
       while (contentStart < end && isSpace(text, contentStart)) contentStart++;
       let contentEnd = end;
       while (contentEnd > contentStart && isSpace(text, contentEnd - 1)) contentEnd--;
+      if (contentStart > start && contentStart < end) {
+        contentStart = Math.max(contentCut(text, contentStart), start);
+      }
       if (
         contentEnd > contentStart &&
         this.length(contentStart, contentEnd) <= this.maxChars &&
-        !PREPEND.test(text.slice(Math.max(contentEnd - 2, 0), contentEnd))
+        isClusterBoundary(text, contentEnd)
       ) {
         if (contentStart > start) this.add(start, contentStart, Level.Grapheme);
-        this.add(contentStart, contentEnd, level);
+        this.add(contentStart, contentEnd, level, code);
         // Trailing whitespace fills the chunk up before spilling over into the next one.
         if (contentEnd < end) this.fill(contentEnd, end, Level.Grapheme);
         return;
@@ -299,14 +335,14 @@ class Packer {
       this.fill(start, end, level);
       return;
     }
-    const cuts = this.cuts(start, end, level);
+    const cuts = this.cuts(start, end, level, code);
     const next = (level + 1) as Level;
     let pieceStart = start;
     for (const cut of cuts) {
-      this.add(pieceStart, cut, next);
+      this.add(pieceStart, cut, next, code);
       pieceStart = cut;
     }
-    this.add(pieceStart, end, next);
+    this.add(pieceStart, end, next, code);
   }
 
   /**
@@ -385,18 +421,22 @@ class Packer {
       const cut = pos + (segments.containing(offset)?.index ?? 0);
       if (cut <= pos) return -1;
       const valid =
-        !splitsSurrogatePair(text, cut) &&
-        (level === Level.Grapheme || (!isSpace(text, cut) && !startsInsideCluster(text, cut)));
+        level === Level.Grapheme
+          ? !splitsSurrogatePair(text, cut)
+          : !isSpace(text, cut) && isClusterBoundary(text, cut);
       if (valid) return cut;
       offset = cut - pos - 1;
     }
     return -1;
   }
 
-  /** Internal cut points of [start, end) at sentence, line or space level, increasing. */
-  private cuts(start: number, end: number, level: Level): number[] {
+  /**
+   * Internal cut points of [start, end) at sentence, line or space level, increasing. Lines of
+   * `code` keep their indentation; elsewhere a cut moves past whitespace.
+   */
+  private cuts(start: number, end: number, level: Level, code: boolean): number[] {
     const text = this.text;
-    const raw: number[] = [];
+    let raw: number[] = [];
     if (level === Level.Space) {
       const slice = text.slice(start, end);
       WHITESPACE_RUN.lastIndex = 0;
@@ -405,7 +445,7 @@ class Packer {
         if (m.index > 0 && cut < slice.length) raw.push(start + cut);
       }
     } else if (level === Level.Line) {
-      raw.push(...this.lineCuts(start, end));
+      raw = this.lineCuts(start, end, code);
     } else {
       // Segmented window by window: iterating one long string's segments is quadratic in V8.
       // Only cuts a margin before a window's end are kept, and the next window starts at the
@@ -432,24 +472,30 @@ class Packer {
     while (firstContent < end && isSpace(text, firstContent)) firstContent++;
     const cuts: number[] = [];
     let previous = start;
+    let skippedTo = start; // end of the last whitespace run skipped (keeps this linear)
     for (let cut of raw) {
-      if (level === Level.Sentence) while (cut < end && isSpace(text, cut)) cut++;
-      if (cut <= previous || cut >= end || splitsSurrogatePair(text, cut)) continue;
-      if (cut <= firstContent || startsInsideCluster(text, cut)) continue;
+      if (!code && cut < skippedTo) cut = skippedTo;
+      else if (!code) {
+        while (cut < end && isSpace(text, cut)) cut++;
+        skippedTo = cut;
+      }
+      if (cut >= end || cut <= firstContent) continue;
+      cut = contentCut(text, cut);
+      if (cut <= previous || cut <= firstContent) continue;
       cuts.push(cut);
       previous = cut;
     }
     return cuts;
   }
 
-  /** Starts of non-blank lines (blank lines stay with the line before them). */
-  private lineCuts(start: number, end: number): number[] {
+  /** Starts of lines (with `code`, of non-blank lines: blank ones stay with the line before). */
+  private lineCuts(start: number, end: number, code: boolean): number[] {
     const text = this.text;
     const cuts: number[] = [];
     let lineStart = lineEndAfter(text, lineContentEnd(text, start, end), end);
     while (lineStart < end) {
       const contentEnd = lineContentEnd(text, lineStart, end);
-      if (!isBlank(text, lineStart, contentEnd)) cuts.push(lineStart);
+      if (!code || !isBlank(text, lineStart, contentEnd)) cuts.push(lineStart);
       lineStart = lineEndAfter(text, contentEnd, end);
     }
     return cuts;
@@ -463,8 +509,10 @@ class Packer {
  * chunk is `[...text].slice(start, end)` in code points, chunks are contiguous from 0 to the
  * code point length, and each holds at most `maxChars` code points. Cuts prefer, in order:
  * section headings (body only; a chunk never spans two sections), blank lines, sentence ends,
- * line breaks, whitespace, word boundaries, grapheme clusters, and only for a single cluster
- * longer than `maxChars` code points. Whitespace between pieces ends the preceding chunk.
+ * line breaks, whitespace, word boundaries, grapheme clusters, and code points only inside a
+ * single cluster longer than `maxChars`; surrogate pairs are never split. Whitespace between
+ * pieces ends the preceding chunk, so a chunk starts with whitespace only where the text does
+ * or where that whitespace did not fit into the chunk before it.
  * In the body, fenced code blocks and `|` tables are kept whole when they fit and are otherwise
  * cut at line starts first. `section` is the " > "-joined ATX heading path in the body and
  * always null for title and abstract. Throws RangeError when maxChars is not an integer >= 16.
@@ -484,7 +532,8 @@ export function chunkField(field: ChunkField, text: string, options: ChunkOption
     const packer = new Packer(text, codePoints, maxChars);
     for (const block of section.blocks) {
       if (block.heading) packer.addHeading(block.start, block.end, Level.Sentence);
-      else packer.add(block.start, block.end, block.atomic ? Level.Line : Level.Sentence);
+      else if (block.atomic) packer.add(block.start, block.end, Level.Line, true);
+      else packer.add(block.start, block.end, Level.Sentence);
     }
     packer.flush();
     for (const [start, end] of packer.spans) {
