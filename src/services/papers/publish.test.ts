@@ -214,3 +214,33 @@ describe("publishVersion", () => {
     });
   });
 });
+
+describe("publishVersion input hygiene", () => {
+  it("rejects NUL characters as invalid input, naming the fields, and stores nothing", async () => {
+    const before = await database.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(papers);
+    await expect(
+      publishVersion(
+        asOperator(),
+        paperInput({ title: "Bad\u0000title here", keywords: ["a\u0000b"] }),
+      ),
+    ).rejects.toMatchObject({
+      issues: [
+        { in: "body", name: "title", message: "must not contain NUL characters" },
+        { in: "body", name: "keywords", message: "must not contain NUL characters" },
+      ],
+    });
+    const after = await database.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(papers);
+    expect(after[0]?.n).toBe(before[0]?.n);
+  });
+
+  it("marks imports as changed at import time, keeping their original publication date", async () => {
+    const old = await publishPaper(ctx, { publishedAt: new Date("2020-05-05T00:00:00Z") });
+    const [row] = await database.db.select().from(papers).where(eq(papers.id, old.paper_id));
+    expect(row?.publishedAt.toISOString()).toBe("2020-05-05T00:00:00.000Z");
+    expect(row?.updatedAt.toISOString()).toBe(clock.now().toISOString());
+  });
+});

@@ -11,7 +11,7 @@ import {
 } from "../../db/schema/index.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
 import type { ServiceContext } from "../context.ts";
-import { Conflict, Forbidden, NotFound } from "../errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import {
   type Fingerprint,
@@ -56,6 +56,7 @@ export async function publishVersion(
   raw: PublishInput,
 ): Promise<PublishResult> {
   const input = normalize(raw);
+  rejectNul(input);
   const ownerId = await authorizePublish(ctx, input);
   const print = fingerprint(input);
   const now = ctx.clock.now();
@@ -93,7 +94,7 @@ export async function publishVersion(
 
     const { paperId, version } = selfId
       ? await nextVersion(db, selfId, now)
-      : await newPaper(db, { ownerId, publishedAt: input.publishedAt ?? now, input });
+      : await newPaper(db, { ownerId, publishedAt: input.publishedAt ?? now, now, input });
     const createdAt = version === 1 ? (input.publishedAt ?? now) : now;
     await db.insert(paperVersions).values({
       paperId,
@@ -143,6 +144,18 @@ export async function publishVersion(
     });
     return { outcome: "published" as const, paper_id: paperId, version, screening };
   });
+}
+
+/** PostgreSQL text cannot hold NUL; say so as a validation error instead of failing later. */
+function rejectNul(input: PublishInput): void {
+  const fields = ["title", "abstract", "body", "ai_model", "license", "changelog"] as const;
+  const issues = fields
+    .filter((f) => typeof input[f] === "string" && (input[f] as string).includes("\u0000"))
+    .map((f) => ({ in: "body" as const, name: f, message: "must not contain NUL characters" }));
+  if (input.keywords.some((k) => k.includes("\u0000"))) {
+    issues.push({ in: "body", name: "keywords", message: "must not contain NUL characters" });
+  }
+  if (issues.length > 0) throw new Invalid("The paper contains NUL characters.", issues);
 }
 
 function normalize(raw: PublishInput): PublishInput {
@@ -201,7 +214,7 @@ async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promi
 
 async function newPaper(
   db: Db,
-  args: { ownerId: string | null; publishedAt: Date; input: PublishInput },
+  args: { ownerId: string | null; publishedAt: Date; now: Date; input: PublishInput },
 ): Promise<{ paperId: string; version: number }> {
   const yymm = paperIdMonth(args.publishedAt);
   const [counter] = await db
@@ -222,7 +235,9 @@ async function newPaper(
     status: "published",
     currentVersion: 1,
     publishedAt: args.publishedAt,
-    updatedAt: args.publishedAt,
+    // The archive changed now, whatever the record's original date: harvesters (OAI-PMH
+    // `from`) must see imports as new.
+    updatedAt: args.now,
     importKey: args.input.importKey ?? null,
   });
   return { paperId, version: 1 };
@@ -278,7 +293,10 @@ async function findDuplicates(
   // so only true near duplicates come back however large the archive grows.
   const distance = sql<number>`bit_count((${paperVersions.simhash} # ${print.simhash})::bit(64))`;
   const candidates = await db
-    .select({ paperId: paperVersions.paperId, distance: sql<number>`min(${distance})`.mapWith(Number) })
+    .select({
+      paperId: paperVersions.paperId,
+      distance: sql<number>`min(${distance})`.mapWith(Number),
+    })
     .from(paperVersions)
     .innerJoin(papers, visible)
     .where(
