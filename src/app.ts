@@ -73,12 +73,12 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }
-  app.on(
-    "POST",
-    "/api/v1/*",
-    requireJson,
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }),
-  );
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  app.on("POST", "/api/v1/*", async (c, next) => {
+    // Only routes that take a POST check the body; others fall through to 404 or 405.
+    if (!allowedMethods(app, c.req.path).includes("POST")) return next();
+    return requireJson(c, () => limitBody(c, next) as Promise<void>);
+  });
 
   registerV1(app);
   const document = buildOpenApiDocument(app, deps.baseUrl);

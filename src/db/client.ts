@@ -1,6 +1,7 @@
 /** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/index.ts";
 
@@ -38,6 +39,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
     : await openPglite(options.dataDir ?? "memory://");
   if (options.migrate !== false) await runMigrations(database);
+  // PGlite runs no autovacuum, so it never gathers planner statistics by itself; without
+  // them the planner scans instead of using indexes. ANALYZE samples, so it stays cheap.
+  if (database.kind === "pglite") await database.db.execute(sql`analyze`);
   return database;
 }
 

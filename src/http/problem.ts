@@ -68,6 +68,7 @@ export function problem(
     headers: {
       "content-type": "application/problem+json",
       "cache-control": "no-store",
+      "x-request-id": body.request_id,
       ...options.headers,
     },
   });

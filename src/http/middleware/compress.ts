@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 const COMPRESSIBLE =
-  /^(text\/|application\/(json|ld\+json|problem\+json|xml|atom\+xml|javascript|x-ndjson|jsonl|x-bibtex|vnd\.citationstyles)|image\/svg)/;
+  /^(text\/|application\/(json|ld\+json|problem\+json|xml|atom\+xml|javascript|x-ndjson|jsonl|x-bibtex|x-research-info-systems|vnd\.citationstyles)|image\/svg)/;
 /** Line-delimited exports are streamed; everything else is small enough to buffer. */
 const STREAMED = /ndjson|jsonl/;
 const MIN_BYTES = 1024;
@@ -34,8 +34,8 @@ export function compress(): MiddlewareHandler {
     ) {
       return;
     }
-    const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
-    const headers = new Headers(res.headers);
+    const encoding = negotiate(accept);
+    const headers = res.headers;
     headers.append("vary", "Accept-Encoding");
     if (!encoding) {
       c.res = new Response(res.body, { status: res.status, headers });
@@ -62,4 +62,21 @@ export function compress(): MiddlewareHandler {
     if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
     c.res = new Response(body, { status: res.status, headers });
   };
+}
+
+/** Picks br, then gzip, honouring q-values (`br;q=0` refuses brotli). */
+export function negotiate(acceptEncoding: string): "br" | "gzip" | null {
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const wildcard = weights.get("*");
+  const weightOf = (name: string) => weights.get(name) ?? wildcard ?? 0;
+  if (weightOf("br") > 0) return "br";
+  if (weightOf("gzip") > 0) return "gzip";
+  return null;
 }

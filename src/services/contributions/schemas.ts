@@ -13,7 +13,11 @@ export const CommentInputSchema = z
       .trim()
       .min(1, "must not be empty")
       .refine((s) => codePoints(s) <= COMMENT_MAX_CHARS, "must be at most 10000 characters")
-      .openapi({ description: "Comment text, 1 to 10000 characters (code points)." }),
+      .openapi({
+        description: "Comment text, 1 to 10000 characters (code points), after trimming.",
+        minLength: 1,
+        maxLength: COMMENT_MAX_CHARS,
+      }),
   })
   .openapi("CommentInput");
 
@@ -42,7 +46,11 @@ export const ReviewInputSchema = z
       .trim()
       .min(1, "must not be empty")
       .refine((s) => codePoints(s) <= REVIEW_MAX_CHARS, "must be at most 20000 characters")
-      .openapi({ description: "Review text, 1 to 20000 characters (code points)." }),
+      .openapi({
+        description: "Review text, 1 to 20000 characters (code points), after trimming.",
+        minLength: 1,
+        maxLength: REVIEW_MAX_CHARS,
+      }),
   })
   .openapi("ReviewInput");
 

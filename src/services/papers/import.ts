@@ -1,5 +1,6 @@
 /** @module importPapers: JSONL records through publishVersion, one line at a time. */
 import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { findOwnerByHandle } from "../owners/create.ts";
@@ -52,17 +53,28 @@ export async function importPapers(
   const owners = new Map<string, string | null>();
   const operator = { ...ctx, caller: { kind: "operator" as const } };
   let lineNumber = 0;
+  let processed = 0;
   for await (const raw of lines) {
     lineNumber++;
     const text = raw.trim();
     if (text === "") continue;
     const result = await importLine(operator, text, lineNumber, owners);
+    if (++processed === 100 || processed % 1000 === 0) await refreshStatistics(ctx);
     if (result.outcome === "invalid") summary.invalid++;
     else summary[result.outcome]++;
     if (result.outcome === "published" && result.messages.length > 0) summary.warnings++;
     onLine(result);
   }
+  if (processed > 0) await refreshStatistics(ctx);
   return summary;
+}
+
+/**
+ * A bulk import changes table sizes by orders of magnitude; fresh planner statistics keep
+ * the duplicate checks on their indexes (PGlite has no autovacuum, and PostgreSQL's may lag).
+ */
+async function refreshStatistics(ctx: ServiceContext): Promise<void> {
+  await ctx.db.execute(sql`analyze papers, paper_versions, chunks, screening_results`);
 }
 
 async function importLine(

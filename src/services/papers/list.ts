@@ -1,5 +1,5 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { papers } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
@@ -41,7 +41,8 @@ export async function listPapers(ctx: ServiceContext, input: ListPapersInput): P
           : undefined,
       ),
     )
-    .orderBy(desc(papers.publishedAt), desc(papers.id))
+    // NULLS LAST matches papers_list_idx, so the planner walks the index instead of sorting.
+    .orderBy(sql`${papers.publishedAt} desc nulls last`, sql`${papers.id} desc nulls last`)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -11,7 +11,7 @@ import {
 } from "../../db/schema/index.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
 import type { ServiceContext } from "../context.ts";
-import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import {
   type Fingerprint,
@@ -151,7 +151,7 @@ function rejectNul(input: PublishInput): void {
   const fields = ["title", "abstract", "body", "ai_model", "license", "changelog"] as const;
   const issues = fields
     .filter((f) => typeof input[f] === "string" && (input[f] as string).includes("\u0000"))
-    .map((f) => ({ in: "body" as const, name: f, message: "must not contain NUL characters" }));
+    .map((f): FieldIssue => ({ in: "body", name: f, message: "must not contain NUL characters" }));
   if (input.keywords.some((k) => k.includes("\u0000"))) {
     issues.push({ in: "body", name: "keywords", message: "must not contain NUL characters" });
   }

@@ -1,0 +1,339 @@
+/**
+ * API benchmark: imports the arXiv cs.* abstracts into each engine (embedded PGlite and
+ * PostgreSQL), then loads the real app in-process and measures it with autocannon.
+ *
+ *   npm run bench:api
+ *
+ * Environment (all optional):
+ *   BENCH_SECONDS        seconds per endpoint (default 10)
+ *   BENCH_CONNECTIONS    concurrent connections (default 50)
+ *   BENCH_ENGINES        comma list of pglite,postgres (default both)
+ *   BENCH_DATABASE_URL   use this PostgreSQL database as is (not created, not dropped)
+ *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_IMPORT_LIMIT   import at most this many distinct papers (default: all)
+ *   BENCH_WORKERS        autocannon worker threads (default 1: the load generator runs off
+ *                        the server's event loop; 0 runs it on the main thread)
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inspect } from "node:util";
+import { type ServerType, serve } from "@hono/node-server";
+import autocannon from "autocannon";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { openRuntime } from "../src/runtime.ts";
+import { type ImportSummary, importPapers } from "../src/services/papers/import.ts";
+
+type Engine = "pglite" | "postgres";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DATA = join(ROOT, "..", "shared", "data", "arxiv-daily-cs", "data");
+const SECONDS = positiveInt("BENCH_SECONDS", 10);
+const CONNECTIONS = positiveInt("BENCH_CONNECTIONS", 50);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const IMPORT_LIMIT = positiveInt("BENCH_IMPORT_LIMIT", Number.POSITIVE_INFINITY);
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
+  .split(",")
+  .map((s) => s.trim())
+  .filter((s): s is Engine => s === "pglite" || s === "postgres");
+/** How many real paper ids the detail and context runs rotate through. */
+const ROTATION = 200;
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+interface ArxivRecord {
+  id: string;
+  title: string;
+  summary: string;
+  categories: string[];
+}
+
+/**
+ * The arXiv records as import lines, de-duplicated by id, generated lazily so only the ids
+ * seen so far stay in memory. published_at is the announcement day (the file name) plus one
+ * minute per line, so the order is the same on every run.
+ */
+function* arxivLines(): Generator<string> {
+  const files = readdirSync(DATA)
+    .filter((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(f))
+    .sort();
+  if (files.length === 0) throw new Error(`no arXiv files in ${DATA}`);
+  const seen = new Set<string>();
+  for (const file of files) {
+    const day = Date.parse(`${basename(file, ".jsonl")}T00:00:00Z`);
+    const lines = readFileSync(join(DATA, file), "utf8").split("\n");
+    for (const [index, line] of lines.entries()) {
+      if (line.trim() === "") continue;
+      const record = JSON.parse(line) as ArxivRecord;
+      if (seen.has(record.id)) continue;
+      seen.add(record.id);
+      if (seen.size > IMPORT_LIMIT) return;
+      yield JSON.stringify({
+        title: record.title.replace(/\s+/g, " ").trim(),
+        abstract: record.summary,
+        body: "",
+        ai_model: "arxiv-import-test",
+        license: "CC-BY-4.0",
+        keywords: record.categories,
+        published_at: new Date(day + index * 60_000).toISOString(),
+      });
+    }
+  }
+}
+
+interface Row {
+  endpoint: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  requests: number;
+}
+
+interface EngineReport {
+  engine: Engine;
+  location: string;
+  summary: ImportSummary;
+  importSeconds: number;
+  rows: Row[];
+}
+
+async function withDatabase<T>(
+  engine: Engine,
+  run: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  if (engine === "pglite") {
+    const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
+    try {
+      return await run({ DATA_DIR: dir });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const given = process.env.BENCH_DATABASE_URL;
+  if (given) return run({ DATABASE_URL: given });
+  const name = `quire_bench_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    return await run({ DATABASE_URL: url.toString() });
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function benchEngine(engine: Engine): Promise<EngineReport> {
+  return withDatabase(engine, async (env) => {
+    const config = loadConfig({ ...env, LOG_LEVEL: "silent", SEED_SAMPLES: "false", PORT: "0" });
+    const logger = createLogger("silent");
+    const runtime = await openRuntime(config, logger);
+    try {
+      log(`\n== ${engine} (${runtime.database.location}) ==`);
+      const ids: string[] = [];
+      let seen = 0;
+      const started = performance.now();
+      const summary = await importPapers(runtime.services, arxivLines(), (result) => {
+        seen++;
+        if (result.paper_id && result.outcome === "published") ids.push(result.paper_id);
+        if (result.outcome === "rejected" || result.outcome === "invalid") {
+          log(`  line ${result.line}: ${result.outcome}: ${result.messages.join("; ")}`);
+        }
+        if (seen % 1000 === 0) {
+          const s = (performance.now() - started) / 1000;
+          log(`  ${seen} records, ${(seen / s).toFixed(0)}/s`);
+        }
+      });
+      const importSeconds = (performance.now() - started) / 1000;
+      log(
+        `import: ${seen} records in ${importSeconds.toFixed(1)} s = ${(seen / importSeconds).toFixed(1)} papers/s ` +
+          `(published ${summary.published}, with warnings ${summary.warnings}, already imported ${summary.already_imported}, ` +
+          `rejected ${summary.rejected}, invalid ${summary.invalid}); heap ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`,
+      );
+      if (ids.length === 0) throw new Error("no paper was published; nothing to benchmark");
+
+      const app = buildApp({
+        services: runtime.services,
+        logger,
+        baseUrl: config.BASE_URL,
+        trustProxy: [],
+      });
+      // Registered after buildApp: middleware registered earlier still applies, and
+      // notFound is a fallback, not a route, so the order does not matter (checked below).
+      app.get("/bench/trivial", (c) => c.json({ ok: true }));
+      const server: ServerType = await new Promise((resolve) => {
+        const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+      });
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      const base = `http://127.0.0.1:${port}`;
+      try {
+        // Every id in the rotation, spread over the whole archive.
+        const step = Math.max(1, Math.floor(ids.length / ROTATION));
+        const rotation = ids.filter((_, i) => i % step === 0).slice(0, ROTATION);
+        await sanityCheck(base, rotation);
+        const targets: { endpoint: string; paths: string[] }[] = [
+          { endpoint: "trivial", paths: ["/bench/trivial"] },
+          { endpoint: "list ?limit=50", paths: ["/api/v1/papers?limit=50"] },
+          { endpoint: "detail", paths: rotation.map((id) => `/api/v1/papers/${id}`) },
+          { endpoint: "context", paths: rotation.map((id) => `/api/v1/papers/${id}/context`) },
+        ];
+        const rows: Row[] = [];
+        for (const target of targets) {
+          rows.push(await load(base, target.endpoint, target.paths));
+          const last = rows.at(-1)!;
+          log(
+            `  ${target.endpoint}: ${last.rps.toFixed(0)} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms`,
+          );
+        }
+        return {
+          engine,
+          location: runtime.database.location,
+          summary,
+          importSeconds,
+          rows,
+        };
+      } finally {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ("closeAllConnections" in server) server.closeAllConnections();
+        });
+      }
+    } finally {
+      await runtime.close();
+    }
+  });
+}
+
+async function sanityCheck(base: string, ids: string[]): Promise<void> {
+  const trivial = await fetch(`${base}/bench/trivial`);
+  const trivialBody = await trivial.text();
+  if (trivial.status !== 200 || trivialBody !== '{"ok":true}') {
+    throw new Error(
+      `the trivial route registered after buildApp answered ${trivial.status} ${trivialBody}`,
+    );
+  }
+  const list = await fetch(`${base}/api/v1/papers?limit=50`);
+  const listed = (await list.json()) as { papers?: unknown[] };
+  if (list.status !== 200 || listed.papers?.length !== 50) {
+    throw new Error(`list answered ${list.status} with ${listed.papers?.length} papers`);
+  }
+  for (const id of ids.slice(0, 3)) {
+    for (const path of [`/api/v1/papers/${id}`, `/api/v1/papers/${id}/context`]) {
+      const response = await fetch(`${base}${path}`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    }
+  }
+}
+
+async function load(base: string, endpoint: string, paths: string[]): Promise<Row> {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...(WORKERS > 0 ? { workers: WORKERS } : {}),
+    // Each connection cycles through the list, so the ids rotate without a setupRequest
+    // function (functions cannot cross into autocannon's worker threads).
+    requests: paths.map((path) => ({ method: "GET" as const, path })),
+  });
+  return {
+    endpoint,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    requests: result.requests.total,
+  };
+}
+
+function printTable(report: EngineReport): void {
+  const trivial = report.rows.find((r) => r.endpoint === "trivial")?.rps ?? Number.NaN;
+  const header = ["endpoint", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs trivial"];
+  const lines = report.rows.map((r) => [
+    r.endpoint,
+    r.rps.toFixed(0),
+    String(r.p50),
+    String(r.p99),
+    String(r.non2xx),
+    String(r.errors),
+    `${((r.rps / trivial) * 100).toFixed(1)}%`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  log(
+    `\n${report.engine}: ${report.summary.published} papers, import ${report.importSeconds.toFixed(1)} s ` +
+      `(${((report.summary.published + report.summary.rejected + report.summary.invalid + report.summary.already_imported) / report.importSeconds).toFixed(1)} papers/s)`,
+  );
+  log(format(header));
+  log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of lines) log(format(line));
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function mainBench(): Promise<number> {
+  const cpuList = cpus();
+  log(
+    `machine: ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? "unknown"}), ${mb(totalmem())} RAM, ` +
+      `node ${process.version}, ${process.platform}/${process.arch}`,
+  );
+  log(
+    `load: ${CONNECTIONS} connections, ${SECONDS} s per endpoint, autocannon ${WORKERS > 0 ? `${WORKERS} worker thread(s)` : "on the main thread"}`,
+  );
+  if (ENGINES.length === 0) throw new Error("BENCH_ENGINES names no engine (pglite, postgres)");
+  const reports: EngineReport[] = [];
+  for (const engine of ENGINES) reports.push(await benchEngine(engine));
+  for (const report of reports) printTable(report);
+  const failed = reports.flatMap((r) =>
+    r.rows
+      .filter((row) => row.errors > 0 || row.timeouts > 0 || row.non2xx > 0 || row.requests === 0)
+      .map(
+        (row) =>
+          `${r.engine} ${row.endpoint}: ${row.errors} errors (${row.timeouts} timeouts), ${row.non2xx} non-2xx, ${row.requests} completed`,
+      ),
+  );
+  if (failed.length > 0) {
+    log(`\nFAILED: some requests errored:\n  ${failed.join("\n  ")}`);
+    return 1;
+  }
+  return 0;
+}
+
+mainBench().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : inspect(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);
