@@ -1,5 +1,21 @@
-/** @module Atom feeds of new papers. */
+/** @module Atom feeds of new papers: GET /feed.atom and /feed.atom?keyword=… */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { etag } from "hono/etag";
+import { buildAtomFeed } from "../../services/feeds/atom.ts";
 import type { AppEnv } from "../env.ts";
 
-export function registerFeeds(_app: OpenAPIHono<AppEnv>): void {}
+export const FEED_CACHE_CONTROL = "public, max-age=300";
+
+/**
+ * Feed readers poll; five minutes of shared caching plus an ETag keeps that cheap while a
+ * new paper still shows up within minutes. A bad keyword is a 400 problem like any other.
+ */
+export function registerFeeds(app: OpenAPIHono<AppEnv>): void {
+  app.get("/feed.atom", etag(), async (c) => {
+    const xml = await buildAtomFeed(c.get("ctx"), { keyword: c.req.query("keyword") });
+    return c.body(xml, 200, {
+      "content-type": "application/atom+xml; charset=utf-8",
+      "cache-control": FEED_CACHE_CONTROL,
+    });
+  });
+}

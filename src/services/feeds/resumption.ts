@@ -1,0 +1,124 @@
+/** @module OAI-PMH resumption tokens: opaque, sealed, expiring keyset cursors. */
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** Everything the next page needs; the token is the whole state, the server keeps none. */
+export interface ResumptionState {
+  verb: "ListIdentifiers" | "ListRecords";
+  metadataPrefix: string;
+  /** The original `from` / `until` arguments, verbatim (granularity is part of them). */
+  from: string | null;
+  until: string | null;
+  /** Keyset position: the last record sent, at database precision. */
+  position: string;
+  id: string;
+  /** Records sent before the next page: its `cursor` attribute. */
+  cursor: number;
+  completeListSize: number;
+  /** Milliseconds since the epoch after which the token is refused. */
+  expiresAt: number;
+}
+
+const VERSION = 1;
+const MAC_BYTES = 16;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{22}$/;
+const POSITION_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
+
+/**
+ * The seal key. Every record is public and a token only moves a cursor inside the window
+ * its own arguments allow, so a forged token grants nothing a plain request would not;
+ * the seal is there so that a damaged or hand-edited token is refused
+ * (`badResumptionToken`) instead of silently paging from the wrong place. A deployment
+ * secret can be passed as `secret` when there is one.
+ */
+function sealKey(baseUrl: string, secret?: string): string {
+  return `quire-oai-resumption:${secret ?? ""}:${baseUrl}`;
+}
+
+function mac(payload: string, key: string): Buffer {
+  return createHmac("sha256", key).update(payload).digest().subarray(0, MAC_BYTES);
+}
+
+export function encodeResumptionToken(
+  state: ResumptionState,
+  options: { baseUrl: string; secret?: string },
+): string {
+  const payload = Buffer.from(
+    JSON.stringify([
+      VERSION,
+      state.verb,
+      state.metadataPrefix,
+      state.from,
+      state.until,
+      state.position,
+      state.id,
+      state.cursor,
+      state.completeListSize,
+      state.expiresAt,
+    ]),
+    "utf8",
+  ).toString("base64url");
+  const seal = mac(payload, sealKey(options.baseUrl, options.secret)).toString("base64url");
+  return `${payload}.${seal}`;
+}
+
+export type DecodeResult =
+  | { ok: true; state: ResumptionState }
+  | { ok: false; reason: "malformed" | "expired" };
+
+/** Checks shape, seal and expiry; any failure is the protocol's `badResumptionToken`. */
+export function decodeResumptionToken(
+  token: string,
+  options: { baseUrl: string; now: Date; secret?: string },
+): DecodeResult {
+  const malformed = { ok: false, reason: "malformed" } as const;
+  if (!TOKEN_PATTERN.test(token)) return malformed;
+  const [payload = "", seal = ""] = token.split(".");
+  // Compare the canonical text, not decoded bytes: base64url decoders ignore the unused
+  // low bits of the last character, so several seal strings would decode alike.
+  const expected = Buffer.from(
+    mac(payload, sealKey(options.baseUrl, options.secret)).toString("base64url"),
+  );
+  const given = Buffer.from(seal);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return malformed;
+  let fields: unknown;
+  try {
+    fields = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return malformed;
+  }
+  if (!Array.isArray(fields) || fields.length !== 10 || fields[0] !== VERSION) return malformed;
+  const [, verb, metadataPrefix, from, until, position, id, cursor, size, expiresAt] = fields;
+  const isDate = (v: unknown) => v === null || typeof v === "string";
+  const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  if (
+    (verb !== "ListIdentifiers" && verb !== "ListRecords") ||
+    typeof metadataPrefix !== "string" ||
+    !isDate(from) ||
+    !isDate(until) ||
+    typeof position !== "string" ||
+    !POSITION_PATTERN.test(position) ||
+    typeof id !== "string" ||
+    !PAPER_ID_PATTERN.test(id) ||
+    !isCount(cursor) ||
+    !isCount(size) ||
+    !isCount(expiresAt)
+  ) {
+    return malformed;
+  }
+  if (options.now.getTime() > expiresAt) return { ok: false, reason: "expired" };
+  return {
+    ok: true,
+    state: {
+      verb,
+      metadataPrefix,
+      from,
+      until,
+      position,
+      id,
+      cursor,
+      completeListSize: size,
+      expiresAt,
+    },
+  };
+}
