@@ -65,7 +65,14 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     cors({
       origin: "*",
       allowMethods: ["GET", "HEAD", "OPTIONS"],
-      exposeHeaders: ["ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"],
+      exposeHeaders: [
+        "ETag",
+        "Repr-Digest",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "X-Request-Id",
+      ],
       maxAge: 86_400,
     }),
   );

@@ -21,6 +21,7 @@ const TITLES: Record<number, [slug: string, title: string]> = {
   405: ["method-not-allowed", "Method not allowed"],
   406: ["not-acceptable", "Not acceptable"],
   409: ["conflict", "Conflict"],
+  412: ["precondition-failed", "Precondition failed"],
   413: ["payload-too-large", "Payload too large"],
   415: ["unsupported-media-type", "Unsupported media type"],
   429: ["rate-limited", "Too many requests"],

@@ -2,6 +2,7 @@
 export * from "./agents.ts";
 export * from "./chunks.ts";
 export * from "./contributions.ts";
+export * from "./dataset.ts";
 export * from "./moderation.ts";
 export * from "./owners.ts";
 export * from "./papers.ts";

@@ -1,5 +1,5 @@
 /** @module Response compression with brotli or gzip (node:zlib), buffered or streamed. */
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { MiddlewareHandler } from "hono";
@@ -54,7 +54,9 @@ export function compress(): MiddlewareHandler {
       const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
       const encoder =
         encoding === "br" ? zlib.createBrotliCompress(BROTLI_PARAMS) : zlib.createGzip();
-      body = Readable.toWeb(source.pipe(encoder)) as unknown as ReadableStream;
+      // pipeline (unlike pipe) passes a source error on, so an aborted export ends the
+      // response instead of leaving an unhandled stream error.
+      body = Readable.toWeb(pipeline(source, encoder, () => {})) as unknown as ReadableStream;
       headers.delete("content-length");
     }
     headers.set("content-encoding", encoding);

@@ -6,7 +6,9 @@ import { registerV1CreateComment } from "./contributions/create-comment.ts";
 import { registerV1CreateReview } from "./contributions/create-review.ts";
 import { registerV1ListComments } from "./contributions/list-comments.ts";
 import { registerV1ListReviews } from "./contributions/list-reviews.ts";
+import { registerV1ChunksExport } from "./dataset/chunks-export.ts";
 import { registerV1GetCroissant } from "./dataset/croissant.ts";
+import { registerV1PapersExport } from "./dataset/papers-export.ts";
 import { registerV1GetPaperContext } from "./papers/context.ts";
 import { registerV1GetPaper } from "./papers/get.ts";
 import { registerV1ListPapers } from "./papers/list.ts";
@@ -25,6 +27,8 @@ export function registerV1(app: OpenAPIHono<AppEnv>): void {
   registerV1SearchSemantic(app);
   registerV1GetMe(app);
   registerV1GetCroissant(app);
+  registerV1PapersExport(app);
+  registerV1ChunksExport(app);
 }
 
 /**
