@@ -14,7 +14,6 @@
  *   BENCH_WORKERS        autocannon worker threads (default 1: the load generator runs off
  *                        the server's event loop; 0 runs it on the main thread)
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
@@ -22,12 +21,12 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { type ServerType, serve } from "@hono/node-server";
 import autocannon from "autocannon";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { type ImportSummary, importPapers } from "../src/services/papers/import.ts";
+import { withScratchDatabase } from "../src/testing/scratch.ts";
 
 type Engine = "pglite" | "postgres";
 
@@ -126,18 +125,7 @@ async function withDatabase<T>(
   }
   const given = process.env.BENCH_DATABASE_URL;
   if (given) return run({ DATABASE_URL: given });
-  const name = `quire_bench_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await run({ DATABASE_URL: url.toString() });
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  return withScratchDatabase(ADMIN_URL, "quire_bench", (url) => run({ DATABASE_URL: url }));
 }
 
 async function benchEngine(engine: Engine): Promise<EngineReport> {

@@ -19,13 +19,11 @@
  *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ServerType, serve } from "@hono/node-server";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { datasetSnapshots } from "../src/db/schema/index.ts";
@@ -33,6 +31,7 @@ import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../src/services/dataset/snapshot.ts";
+import { withScratchDatabase } from "../src/testing/scratch.ts";
 
 type Engine = "pglite" | "postgres";
 type Operation = "croissant" | "papers.jsonl" | "chunks.jsonl";
@@ -227,18 +226,7 @@ async function withDatabase<T>(
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const name = `quire_bench_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await run({ databaseUrl: url.toString() });
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  return withScratchDatabase(ADMIN_URL, "quire_bench", (url) => run({ databaseUrl: url }));
 }
 
 /** The arXiv abstracts, then again with every id moved one year on, and so on. */

@@ -4,11 +4,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../src/testing/scratch.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SAMPLES = join(ROOT, "samples", "papers.jsonl");
@@ -21,18 +21,6 @@ interface Started {
 
 const running: ChildProcess[] = [];
 const tempDirs: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;

@@ -1,9 +1,8 @@
 /** @module Test support: a real database per test file (PGlite, or PostgreSQL when asked). */
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { pino } from "pino";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Caller, Clock, ServiceContext } from "../services/context.ts";
+import { createScratchDatabase } from "./scratch.ts";
 
 /**
  * A fresh, migrated database. With TEST_DATABASE_URL set, a new PostgreSQL database is
@@ -13,28 +12,13 @@ import type { Caller, Clock, ServiceContext } from "../services/context.ts";
 export async function createTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return openDatabase({ dataDir: "memory://" });
-  const name = `quire_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 5 });
+  const scratch = await createScratchDatabase(url, "quire_test");
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
   return {
     ...database,
     close: async () => {
       await database.close();
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
+      await scratch.drop();
     },
   };
 }

@@ -1,0 +1,59 @@
+/** @module Scratch resources for tests and benchmarks: a throwaway PostgreSQL database, a free port. */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import pg from "pg";
+
+/**
+ * Creates a fresh database on the server at `adminUrl`, hands its URL to `run`, and drops
+ * it afterwards (forcing out leftover connections), whatever `run` did.
+ */
+export async function withScratchDatabase<T>(
+  adminUrl: string,
+  prefix: string,
+  run: (url: string) => Promise<T>,
+): Promise<T> {
+  const { url, drop } = await createScratchDatabase(adminUrl, prefix);
+  try {
+    return await run(url);
+  } finally {
+    await drop();
+  }
+}
+
+/** The same, for callers whose lifetime is not one function call (test files). */
+export async function createScratchDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
