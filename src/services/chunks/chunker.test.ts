@@ -814,19 +814,10 @@ describe("unarXive sample", () => {
   }
 });
 
-/** Best of three runs, in milliseconds (the machine may be shared with other work). */
-function bestTime(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-describe("performance", () => {
-  it("chunks a 100 KB paper well under 100 ms", () => {
+// Timing lives in `npm run bench:text`; these check that large and degenerate inputs
+// still partition losslessly.
+describe("large and degenerate inputs", () => {
+  it("partitions a 100 KB paper losslessly at every size", () => {
     const sections: string[] = [];
     let length = 0;
     for (let i = 0; length < 100_000; i++) {
@@ -844,11 +835,10 @@ describe("performance", () => {
     for (const maxChars of [DEFAULT_CHUNK_MAX_CHARS, 300, 16]) {
       const chunks = chunkField("body", body, { maxChars });
       expect(chunks.map((c) => c.content).join("")).toBe(body);
-      expect(bestTime(() => chunkField("body", body, { maxChars }))).toBeLessThan(100);
     }
   });
 
-  it("stays linear on degenerate 100 KB inputs", () => {
+  it("partitions degenerate 100 KB inputs losslessly", () => {
     const n = 100_000;
     const han = Array.from({ length: n }, (_, i) =>
       String.fromCharCode(0x4e00 + ((i * 7919) % 20000)),
@@ -866,9 +856,8 @@ describe("performance", () => {
     };
     for (const [name, text] of Object.entries(inputs)) {
       for (const maxChars of [16, DEFAULT_CHUNK_MAX_CHARS]) {
-        // Generous bound: a quadratic path takes tens of seconds here.
-        const ms = bestTime(() => chunkField("body", text, { maxChars }));
-        expect(ms, `${name} at maxChars ${maxChars}`).toBeLessThan(1000);
+        const chunks = chunkField("body", text, { maxChars });
+        expect(chunks.map((c) => c.content).join(""), name).toBe(text);
       }
     }
   });
