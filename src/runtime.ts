@@ -6,6 +6,9 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
+import { prepareSearch } from "./services/search/prepare.ts";
+import { startEmbeddingWorker } from "./services/search/worker.ts";
 
 export interface Runtime {
   config: Config;
@@ -17,12 +20,31 @@ export interface Runtime {
 
 export class DataDirLocked extends Error {}
 
+export interface RuntimeOptions {
+  /** Run background work in this process: the embedding worker (the server does). */
+  background?: boolean;
+}
+
+/** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
+export function embedderFromConfig(config: Config): Embedder | undefined {
+  if (!config.EMBEDDINGS_URL || !config.EMBEDDINGS_MODEL) return undefined;
+  return createHttpEmbedder({
+    url: config.EMBEDDINGS_URL,
+    model: config.EMBEDDINGS_MODEL,
+    apiKey: config.EMBEDDINGS_API_KEY,
+  });
+}
+
 /**
  * Opens the database for this process. The embedded engine is single-process, so its data
  * directory is locked with a pid file: a second process (say, `quire import` while the
  * server runs) stops with a clear message instead of corrupting the files.
  */
-export async function openRuntime(config: Config, logger?: Logger): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  logger?: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const log = logger ?? createLogger(config.LOG_LEVEL);
   const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
   let database: Database;
@@ -47,12 +69,23 @@ export async function openRuntime(config: Config, logger?: Logger): Promise<Runt
     },
     caller: { kind: "anonymous" },
   };
+  const embedder = embedderFromConfig(config);
+  if (embedder) services.embedder = embedder;
+  try {
+    await prepareSearch(services);
+  } catch (error) {
+    await database.close();
+    unlock();
+    throw error;
+  }
+  const worker = options.background ? startEmbeddingWorker(services) : null;
   return {
     config,
     logger: log,
     database,
     services,
     close: async () => {
+      await worker?.stop();
       await database.close();
       unlock();
     },

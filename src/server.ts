@@ -12,7 +12,7 @@ export interface RunningServer {
 
 /** Opens the database (migrating it), seeds an empty archive, and listens on PORT. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, undefined, { background: true });
   const { logger } = runtime;
   if (config.SEED_SAMPLES) {
     const seeded = await seedSamplePapers(runtime.services);

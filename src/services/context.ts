@@ -1,6 +1,8 @@
 /** @module The context every service verb receives: database, clock, logger, caller. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
+import type { Embedder } from "./search/embedder.ts";
+import type { SearchSettings } from "./search/settings.ts";
 
 export type Caller =
   | { kind: "anonymous" }
@@ -36,6 +38,10 @@ export interface ServiceContext {
   logger: Logger;
   settings: ServiceSettings;
   caller: Caller;
+  /** The dense embedding backend (EMBEDDINGS_URL), when one is configured. */
+  embedder?: Embedder;
+  /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
+  search?: Partial<SearchSettings>;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

@@ -54,6 +54,8 @@ export function testContext(
       keyPrefix: "quire",
     },
     caller: overrides.caller ?? { kind: "anonymous" },
+    ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
+    ...(overrides.search ? { search: overrides.search } : {}),
   };
 }
 

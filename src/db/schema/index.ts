@@ -6,3 +6,4 @@ export * from "./dataset.ts";
 export * from "./moderation.ts";
 export * from "./owners.ts";
 export * from "./papers.ts";
+export * from "./search.ts";

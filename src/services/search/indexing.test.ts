@@ -1,0 +1,269 @@
+/** @module Index maintenance: BM25 statistics and gram frequencies after publish, new version, unindex. */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client.ts";
+import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
+import { paperInput, publishPaper } from "../../testing/factories.ts";
+import type { ServiceContext } from "../context.ts";
+import { publishVersion } from "../papers/publish.ts";
+import { countFeatures } from "./grams.ts";
+import { lexemeSequence, reindexPaper, rowsOf, unindexPaper } from "./indexing.ts";
+import { bm25Candidates, bm25Idf, bm25Scores, bm25Term } from "./lexical.ts";
+
+let database: Database;
+let ctx: ServiceContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ctx = { ...testContext(database), caller: operator };
+});
+afterAll(() => database.close());
+
+/** What the index must hold, recomputed from scratch: current versions of published papers. */
+async function expectedIndex() {
+  const postings = await rowsOf<{ term: string; chunk_id: string; tf: number }>(
+    ctx.db,
+    sql`select u.lexeme as term, c.id::text as chunk_id, cardinality(u.positions) as tf
+        from chunks c
+        join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        cross join lateral unnest(c.tsv || to_tsvector('english', pv.title)) u
+        where c.field <> 'title'
+        order by 1, 2`,
+  );
+  const texts = await rowsOf<{
+    id: string;
+    field: string;
+    content: string;
+    title: string;
+    lexemes: string[];
+    title_lexemes: string[];
+  }>(
+    ctx.db,
+    sql`select c.id::text as id, c.field, c.content, pv.title,
+               ${lexemeSequence(sql`c.tsv`)} as lexemes,
+               ${lexemeSequence(sql`to_tsvector('english', pv.title)`)} as title_lexemes
+        from chunks c
+        join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        where c.field <> 'title'`,
+  );
+  const gramDf = new Map<number, number>();
+  for (const t of texts) {
+    const counts = countFeatures(t.content, t.lexemes);
+    countFeatures(t.title, t.title_lexemes, counts);
+    for (const g of counts.keys()) gramDf.set(g, (gramDf.get(g) ?? 0) + 1);
+  }
+  const length = postings.reduce((sum, p) => sum + Number(p.tf), 0);
+  const termDf = new Map<string, number>();
+  for (const p of postings) termDf.set(p.term, (termDf.get(p.term) ?? 0) + 1);
+  return { postings, chunks: texts.length, length, gramDf, termDf };
+}
+
+async function actualIndex() {
+  const postings = await rowsOf<{ term: string; chunk_id: string; tf: number }>(
+    ctx.db,
+    sql`select term, chunk_id::text as chunk_id, tf from search_postings order by 1, 2`,
+  );
+  const [stats] = await rowsOf<{ chunks: string; length: string }>(
+    ctx.db,
+    sql`select coalesce(sum(chunks), 0)::text as chunks, coalesce(sum(length), 0)::text as length
+        from search_stats`,
+  );
+  const [rows] = await rowsOf<{ n: string; length: string }>(
+    ctx.db,
+    sql`select count(*)::text as n, coalesce(sum(length), 0)::text as length from search_chunks`,
+  );
+  const grams = await rowsOf<{ gram: number; df: number }>(
+    ctx.db,
+    sql`select gram, df from search_grams`,
+  );
+  const terms = await rowsOf<{ term: string; df: number }>(
+    ctx.db,
+    sql`select term, df from search_terms`,
+  );
+  return {
+    postings,
+    chunks: Number(stats?.chunks),
+    length: Number(stats?.length),
+    rowCount: Number(rows?.n),
+    rowLength: Number(rows?.length),
+    gramDf: new Map(grams.map((g) => [Number(g.gram), Number(g.df)])),
+    termDf: new Map(terms.map((t) => [t.term, Number(t.df)])),
+  };
+}
+
+async function expectConsistent() {
+  const [want, got] = await Promise.all([expectedIndex(), actualIndex()]);
+  expect(got.postings.map((p) => [p.term, p.chunk_id, Number(p.tf)])).toEqual(
+    want.postings.map((p) => [p.term, p.chunk_id, Number(p.tf)]),
+  );
+  expect(got.chunks).toBe(want.chunks);
+  expect(got.rowCount).toBe(want.chunks);
+  expect(got.length).toBe(want.length);
+  expect(got.rowLength).toBe(want.length);
+  expect(got.gramDf).toEqual(want.gramDf);
+  expect(got.termDf).toEqual(want.termDf);
+  return want;
+}
+
+async function setStatus(paperId: string, status: "withdrawn" | "removed" | "published") {
+  await ctx.db.execute(sql`update papers set status = ${status} where id = ${paperId}`);
+}
+
+describe("the search index follows publication", () => {
+  it("indexes every chunk of a new paper in the publishing transaction", async () => {
+    const { paper_id } = await publishPaper(ctx, {
+      title: "Glacier mass balance in the Alps",
+      abstract:
+        "We measure glacier mass balance with repeated surveys and find the glaciers thinning every year, most of all at low altitude.",
+    });
+    const want = await expectConsistent();
+    expect(want.chunks).toBeGreaterThan(1);
+    const [row] = await rowsOf<{ n: string }>(
+      ctx.db,
+      sql`select count(*)::text as n from search_chunks where paper_id = ${paper_id}`,
+    );
+    expect(Number(row?.n)).toBe(want.chunks);
+  });
+
+  it("replaces the old version's chunks when a new version is published", async () => {
+    const { paper_id } = await publishPaper(ctx);
+    const before = await rowsOf<{ chunk_id: string }>(
+      ctx.db,
+      sql`select chunk_id::text as chunk_id from search_chunks where paper_id = ${paper_id}`,
+    );
+    const v2 = await publishVersion(ctx, {
+      ...paperInput({ title: "Sea ice albedo feedback, revised" }),
+      paperId: paper_id,
+      changelog: "rewrote everything",
+    });
+    expect(v2.outcome).toBe("published");
+    const after = await rowsOf<{ chunk_id: string; version: number }>(
+      ctx.db,
+      sql`select chunk_id::text as chunk_id, version from search_chunks where paper_id = ${paper_id}`,
+    );
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((r) => Number(r.version) === 2)).toBe(true);
+    const old = new Set(before.map((r) => r.chunk_id));
+    expect(after.some((r) => old.has(r.chunk_id))).toBe(false);
+    await expectConsistent();
+  });
+
+  it("takes a withdrawn paper out of every statistic, and puts it back when reinstated", async () => {
+    const { paper_id } = await publishPaper(ctx);
+    const full = await actualIndex();
+    await setStatus(paper_id, "withdrawn");
+    const change = await unindexPaper(ctx, paper_id);
+    expect(change.removed).toBeGreaterThan(0);
+    const without = await expectConsistent();
+    expect(without.chunks).toBe(full.chunks - change.removed);
+
+    await setStatus(paper_id, "published");
+    const back = await reindexPaper(ctx, paper_id);
+    expect(back).toEqual({ removed: 0, added: change.removed });
+    await expectConsistent();
+  });
+
+  it("reindexPaper is idempotent and unindexes papers that are not published", async () => {
+    const { paper_id } = await publishPaper(ctx);
+    const once = await reindexPaper(ctx, paper_id);
+    expect(once.removed).toBe(once.added);
+    await expectConsistent();
+    await setStatus(paper_id, "removed");
+    const hidden = await reindexPaper(ctx, paper_id);
+    expect(hidden).toEqual({ removed: once.added, added: 0 });
+    expect(await unindexPaper(ctx, paper_id)).toEqual({ removed: 0, added: 0 });
+    await expectConsistent();
+  });
+
+  it("rolls the index back with a failed transaction", async () => {
+    const { paper_id } = await publishPaper(ctx);
+    const before = await actualIndex();
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await unindexPaper({ ...ctx, db: tx as unknown as typeof ctx.db }, paper_id);
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(await actualIndex()).toEqual(before);
+  });
+});
+
+describe("BM25 in SQL", () => {
+  const query = "glacier mass balance surveys at low altitude";
+  const params = { k1: 1.2, b: 0.5, postingsBudget: 1_000_000 };
+
+  /** BM25 of every chunk, from the recomputed postings: the reference. */
+  async function reference() {
+    const want = await expectedIndex();
+    const [{ terms } = { terms: [] as string[] }] = await rowsOf<{ terms: string[] }>(
+      ctx.db,
+      sql`select array(select lexeme from unnest(to_tsvector('english', ${query}))) as terms`,
+    );
+    const lengths = new Map<string, number>();
+    for (const p of want.postings) {
+      lengths.set(p.chunk_id, (lengths.get(p.chunk_id) ?? 0) + Number(p.tf));
+    }
+    const avg = want.length / want.chunks;
+    const scores = new Map<string, number>();
+    const df = new Map<string, number>();
+    for (const term of terms) {
+      const list = want.postings.filter((p) => p.term === term);
+      if (list.length > 0) df.set(term, list.length);
+      for (const p of list) {
+        const idf = bm25Idf(want.chunks, list.length);
+        const s = bm25Term(idf, Number(p.tf), lengths.get(p.chunk_id)!, avg, params);
+        scores.set(p.chunk_id, (scores.get(p.chunk_id) ?? 0) + s);
+      }
+    }
+    return { want, scores, df };
+  }
+
+  it("equals a reference computation over the stored statistics", async () => {
+    const { want, scores } = await reference();
+    const result = await bm25Candidates(ctx.db, query, params, 1000);
+    expect(result.chunks).toBe(want.chunks);
+    expect(result.exhaustive).toBe(true);
+    expect(result.hits.length).toBe(scores.size);
+    for (const hit of result.hits) {
+      expect(hit.score).toBeCloseTo(scores.get(String(hit.chunkId))!, 9);
+    }
+    const best = [...scores].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
+    expect(result.hits.map((h) => String(h.chunkId))).toEqual(best.map(([id]) => id));
+    const top3 = await bm25Candidates(ctx.db, query, params, 3);
+    expect(top3.hits).toEqual(result.hits.slice(0, 3));
+  });
+
+  it("under a small postings budget scans only the rarest term, and still scores every term", async () => {
+    const { scores, df } = await reference();
+    const rarest = [...df].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))[0]!;
+    const pruned = await bm25Candidates(ctx.db, query, { ...params, postingsBudget: 1 }, 1000);
+    expect(pruned.exhaustive).toBe(false);
+    const withRarest = await rowsOf<{ chunk_id: string }>(
+      ctx.db,
+      sql`select chunk_id::text as chunk_id from search_postings where term = ${rarest[0]}`,
+    );
+    expect(pruned.hits.map((h) => String(h.chunkId)).sort()).toEqual(
+      withRarest.map((r) => r.chunk_id).sort(),
+    );
+    for (const hit of pruned.hits) {
+      expect(hit.score).toBeCloseTo(scores.get(String(hit.chunkId))!, 9);
+    }
+  });
+
+  it("scores candidates found elsewhere on the same scale", async () => {
+    const { scores } = await reference();
+    const result = await bm25Candidates(ctx.db, query, params, 5);
+    const ids = [...scores.keys()].map(Number);
+    const again = await bm25Scores(ctx.db, result, ids, params);
+    for (const id of ids) expect(again.get(id)).toBeCloseTo(scores.get(String(id))!, 9);
+  });
+
+  it("answers a query with no indexable words with no hits", async () => {
+    const result = await bm25Candidates(ctx.db, "the of and", params, 10);
+    expect(result.hits).toEqual([]);
+    expect(result.idf.size).toBe(0);
+    expect(result.chunks).toBeGreaterThan(0);
+  });
+});

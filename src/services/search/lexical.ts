@@ -1,0 +1,180 @@
+/** @module BM25 over chunk lexemes, computed in the database from the postings. */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { lexemeSequence, pgArray, rowsOf } from "./indexing.ts";
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+  /**
+   * Postings a query may scan in full. The rarest query terms are scanned until this is
+   * spent; the commoner ones are only looked up for the candidates the rare ones found.
+   */
+  postingsBudget: number;
+}
+
+export interface Bm25Hit {
+  chunkId: number;
+  score: number;
+}
+
+export interface Bm25Result {
+  /** The best chunks, best first, at most the requested number. */
+  hits: Bm25Hit[];
+  /** Searchable chunks in the collection (N) and their average length. */
+  chunks: number;
+  averageLength: number;
+  /** The query's lexemes that occur in the index, with their IDF. */
+  idf: Map<string, number>;
+  /** True when every chunk containing a query term was scored (nothing was pruned). */
+  exhaustive: boolean;
+  /** The query's lexemes in text order (for the sparse channel's word features). */
+  lexemes: string[];
+}
+
+/** Okapi BM25's IDF, never negative. */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** One term's BM25 contribution; the same formula as the SQL below. */
+export function bm25Term(
+  idf: number,
+  tf: number,
+  length: number,
+  averageLength: number,
+  { k1, b }: Pick<Bm25Params, "k1" | "b">,
+): number {
+  return (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / averageLength));
+}
+
+/**
+ * Okapi BM25's best `limit` chunks for `query`, with exact statistics: N and the average
+ * length from the counter slots, document frequencies from `search_terms`, all describing
+ * exactly the searchable chunks at the moment of the query.
+ *
+ * Work is bounded whatever the archive's size, by term-at-a-time pruning: the query's terms
+ * are taken rarest first while their postings fit `postingsBudget`; those postings are
+ * scanned (index-only) and scored, and the best `1.5 × limit` chunks then get the commoner
+ * terms' contributions by primary-key lookups. A chunk containing only common terms (whose
+ * score is bounded by their small IDFs) is not a candidate. On corpora where all the
+ * query's postings fit the budget, the result is exact.
+ */
+export async function bm25Candidates(
+  db: Db,
+  query: string,
+  params: Bm25Params,
+  limit: number,
+): Promise<Bm25Result> {
+  const [head] = await rowsOf<{
+    n: number;
+    total: number;
+    terms: [string, number][];
+    lexemes: string[];
+  }>(
+    db,
+    sql`with st as (
+          select coalesce(sum(chunks), 0)::float8 as n,
+                 greatest(coalesce(sum(length), 0), 1)::float8 as total
+          from search_stats
+        ),
+        q as (select distinct lexeme as term from unnest(to_tsvector('english'::regconfig, ${query})))
+        select st.n, st.total,
+               coalesce((select json_agg(json_build_array(q.term, t.df) order by t.df, q.term)
+                         from q join search_terms t on t.term = q.term where t.df > 0), '[]') as terms,
+               ${lexemeSequence(sql`to_tsvector('english'::regconfig, ${query})`)} as lexemes
+        from st`,
+  );
+  const n = Number(head?.n ?? 0);
+  const averageLength = Number(head?.total ?? 1) / Math.max(1, n);
+  const terms = (head?.terms ?? []).map(([term, df]) => ({ term, df: Number(df) }));
+  const idf = new Map(terms.map((t) => [t.term, bm25Idf(n, t.df)]));
+  const lexemes = head?.lexemes ?? [];
+  const empty = { hits: [], chunks: n, averageLength, idf, exhaustive: true, lexemes };
+  if (terms.length === 0 || limit <= 0) return empty;
+
+  const scanned: string[] = [];
+  let spent = 0;
+  for (const t of terms) {
+    if (scanned.length > 0 && spent + t.df > params.postingsBudget) break;
+    scanned.push(t.term);
+    spent += t.df;
+  }
+  const looked = terms.slice(scanned.length).map((t) => t.term);
+  const depth = looked.length > 0 ? Math.ceil(limit * 1.5) : limit;
+  const { k1, b } = params;
+  // Plain float8 arithmetic: bare decimal literals would make PostgreSQL compute in numeric,
+  // several times slower over tens of thousands of postings.
+  const f = (x: number) => `${x}::float8`;
+  const weight = (p: string) =>
+    sql.raw(
+      `w.idf * ${p}.tf * ${f(k1 + 1)} / (${p}.tf + ${f(k1)} * (${f(1 - b)} + ${f(b / averageLength)} * ${p}.length))`,
+    );
+  const rows = await rowsOf<{ chunk_id: string | number; score: number }>(
+    db,
+    sql`with w(term, idf) as (
+          select * from unnest(${pgArray([...idf.keys()], "text")}, ${sql.param([...idf.values()])}::float8[])
+        ),
+        e as (
+          select p.chunk_id, sum(${weight("p")}) as score
+          from unnest(${pgArray(scanned, "text")}) as s(term)
+          join w on w.term = s.term
+          join search_postings p on p.term = s.term
+          group by p.chunk_id
+          order by score desc, p.chunk_id
+          limit ${depth}
+        )
+        select e.chunk_id::int8 as chunk_id, e.score + coalesce(r.extra, 0) as score
+        from e
+        cross join lateral (
+          select sum(${weight("p")}) as extra
+          from search_postings p join w on w.term = p.term
+          where p.term = any(${pgArray(looked, "text")}) and p.chunk_id = e.chunk_id
+        ) r
+        order by score desc, chunk_id
+        limit ${limit}`,
+  );
+  return {
+    ...empty,
+    hits: rows.map((r) => ({ chunkId: Number(r.chunk_id), score: Number(r.score) })),
+    exhaustive: looked.length === 0,
+  };
+}
+
+/**
+ * BM25 scores of given chunks (candidates another channel found), with the statistics of
+ * the query's `bm25Candidates` run, so both sets are on one scale. Postings are read by
+ * primary key, (term, chunk) pairs.
+ */
+export async function bm25Scores(
+  db: Db,
+  stats: Bm25Result,
+  chunkIds: number[],
+  params: Bm25Params,
+): Promise<Map<number, number>> {
+  const scores = new Map<number, number>();
+  if (stats.idf.size === 0 || chunkIds.length === 0) return scores;
+  const rows = await rowsOf<{
+    term: string;
+    chunk_id: string | number;
+    tf: number;
+    length: number;
+  }>(
+    db,
+    sql`select term, chunk_id::int8 as chunk_id, tf, length from search_postings
+        where term = any(${pgArray([...stats.idf.keys()], "text")})
+          and chunk_id = any(${pgArray(chunkIds, "int8")})`,
+  );
+  for (const row of rows) {
+    const id = Number(row.chunk_id);
+    const s = bm25Term(
+      stats.idf.get(row.term) ?? 0,
+      row.tf,
+      row.length,
+      stats.averageLength,
+      params,
+    );
+    scores.set(id, (scores.get(id) ?? 0) + s);
+  }
+  return scores;
+}

@@ -1,0 +1,48 @@
+/** @module Search tuning: BM25 parameters, channel weights, candidate depth. */
+
+export interface SearchSettings {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25 length normalisation. */
+  b: number;
+  /** Postings a query scans in full before commoner terms are only looked up (bounds work). */
+  postingsBudget: number;
+  /** Fusion weights of the per-query z-scores; BM25's weight is 1. */
+  sparseWeight: number;
+  denseWeight: number;
+  /** BM25 candidates re-scored by the other channels; every channel is z-scored over them. */
+  candidates: number;
+  /** Nearest neighbours taken from the dense index per query. */
+  denseCandidates: number;
+  /** HNSW `ef_search` for dense queries (recall against speed). */
+  efSearch: number;
+  /**
+   * Per mode, the logistic `1 / (1 + e^-(a·fused + c))` that maps a fused z-score to the
+   * result's `score` in [0, 1]; fitted on SciFact train (`npm run eval:scifact -- --calibrate`).
+   */
+  scoreCurves: Record<"hybrid" | "lexical" | "semantic", { a: number; c: number }>;
+}
+
+/**
+ * Defaults tuned on the SciFact *train* queries only (eval/scifact.ts prints the test
+ * figures). Changing them is a measured decision: rerun `npm run eval:scifact`.
+ */
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  k1: 1.2,
+  b: 0.5,
+  postingsBudget: 30_000,
+  sparseWeight: 1,
+  denseWeight: 1,
+  candidates: 1000,
+  denseCandidates: 100,
+  efSearch: 100,
+  scoreCurves: {
+    hybrid: { a: 1, c: -2 },
+    lexical: { a: 1, c: -2 },
+    semantic: { a: 1, c: -2 },
+  },
+};
+
+export function searchSettings(overrides: Partial<SearchSettings> | undefined): SearchSettings {
+  return { ...DEFAULT_SEARCH_SETTINGS, ...overrides };
+}

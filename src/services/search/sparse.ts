@@ -1,0 +1,34 @@
+/** @module The built-in sparse channel: IDF-weighted similarity of words, bigrams and character 4-grams. */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { countFeatures, toSparsevec } from "./grams.ts";
+import { pgArray, rowsOf } from "./indexing.ts";
+
+/**
+ * The query's feature vector (character 4-grams of `query`, words and bigrams of its
+ * `lexemes`), weighted (1 + ln tf) × idf². Stored chunk vectors carry no IDF
+ * (unit log-TF), so both IDF factors of a TF-IDF dot product sit on the query side and are
+ * computed from the document frequencies at query time: scores never go stale. Grams no
+ * searchable chunk contains are dropped. Returns null when nothing is left to match.
+ */
+export async function queryGramVector(
+  db: Db,
+  query: string,
+  lexemes: readonly string[],
+  chunks: number,
+): Promise<string | null> {
+  const counts = countFeatures(query, lexemes);
+  if (counts.size === 0 || chunks === 0) return null;
+  const rows = await rowsOf<{ gram: number; df: number }>(
+    db,
+    sql`select gram, df from search_grams where gram = any(${pgArray([...counts.keys()], "int4")})`,
+  );
+  const weights = new Map<number, number>();
+  for (const row of rows) {
+    const df = Number(row.df);
+    if (df <= 0) continue;
+    const idf = Math.log((chunks + 1) / (df + 1)) + 1;
+    weights.set(Number(row.gram), (1 + Math.log(counts.get(Number(row.gram)) ?? 1)) * idf * idf);
+  }
+  return weights.size > 0 ? toSparsevec(weights) : null;
+}
