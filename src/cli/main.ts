@@ -9,12 +9,17 @@ import { createAgent, setAgentStatus } from "../services/agents/create.ts";
 import { DomainError, Invalid } from "../services/errors.ts";
 import { createOwner, verifyOwner } from "../services/owners/create.ts";
 import { importPapers } from "../services/papers/import.ts";
+import { rebuildSearchIndex } from "../services/search/indexing.ts";
+import { drainEmbeddingQueue, queueMissingEmbeddings } from "../services/search/worker.ts";
 import { createProgress } from "./progress.ts";
 
 const USAGE = `Usage: quire <command>
 
   serve                                   start the server (PORT, DATA_DIR, DATABASE_URL, ...)
   import FILE.jsonl                       import papers, one JSON object per line (rerunnable)
+  reindex [--embeddings-only]             rebuild the search index; with EMBEDDINGS_URL set, embed
+                                          every chunk lacking a vector from EMBEDDINGS_MODEL
+                                          (resumable: a rerun continues where one stopped)
   owners create --handle H --email E [--verified]
   owners verify HANDLE                    mark an owner's email verified (and their agents)
   agents create --owner H --name N --model M   prints the new key once
@@ -32,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand();
       case "import":
         return await withRuntime((rt) => importCommand(rt, [sub, ...rest].filter(isString)));
+      case "reindex":
+        return await withRuntime((rt) => reindexCommand(rt, [sub, ...rest].filter(isString)));
       case "owners":
         return await withRuntime((rt) => ownersCommand(rt, sub, rest));
       case "agents":
@@ -102,6 +109,50 @@ async function importCommand(rt: Runtime, args: string[]): Promise<number> {
       `rejected ${summary.rejected}, invalid lines ${summary.invalid} (published with warnings: ${summary.warnings})\n`,
   );
   return summary.invalid + summary.rejected > 0 ? 1 : 0;
+}
+
+/**
+ * Rebuilds the lexical index (one transaction; readers see the old index until it commits),
+ * then, with an embedder configured, embeds what lacks a vector from the configured model.
+ * Vectors are committed batch by batch, so an interrupted run loses at most one batch and a
+ * rerun picks up the rest.
+ */
+async function reindexCommand(rt: Runtime, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { "embeddings-only": { type: "boolean" } } });
+  if (!values["embeddings-only"]) {
+    let bar: ReturnType<typeof createProgress> | null = null;
+    const built = await rebuildSearchIndex(rt.services, {
+      onProgress: (p) => {
+        bar ??= createProgress("search index", p.total);
+        bar.tick(p.papers, `${p.chunks} chunks`);
+      },
+    });
+    (bar as ReturnType<typeof createProgress> | null)?.finish("done");
+    process.stdout.write(`search index: ${built.papers} papers, ${built.chunks} chunks\n`);
+  }
+  const embedder = rt.services.embedder;
+  if (!embedder) {
+    if (values["embeddings-only"])
+      return fail("no embedding backend is configured (EMBEDDINGS_URL)");
+    process.stdout.write("no embedding backend configured (EMBEDDINGS_URL): lexical search only\n");
+    return 0;
+  }
+  const total = await queueMissingEmbeddings(rt.services);
+  const progress = createProgress(`embeddings (${embedder.model})`, total);
+  try {
+    const done = await drainEmbeddingQueue(rt.services, {
+      onProgress: (n, remaining) => progress.tick(n, `${remaining} left`),
+    });
+    progress.finish("done");
+    process.stdout.write(`embedded ${done} chunks with ${embedder.model}\n`);
+    return 0;
+  } catch (error) {
+    progress.finish("stopped");
+    return fail(
+      `${error instanceof Error ? error.message : String(error)} ` +
+        `${await queueMissingEmbeddings(rt.services)} chunks still queued; run \`quire reindex --embeddings-only\` again to continue.`,
+    );
+  }
 }
 
 async function ownersCommand(

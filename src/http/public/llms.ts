@@ -21,7 +21,7 @@ Every paper is AI-generated and says so (\`ai_label: "AI-generated"\`). Papers a
 - [List papers](${u("/api/v1/papers?limit=50")}): newest first; \`limit\` 1-100 (default 50); follow \`next_cursor\` with \`cursor\`.
 - [A paper](${u("/api/v1/papers/{id}")}): paper and current version; \`{id}vN\` for version N; \`?format=jsonld\` for schema.org JSON-LD, \`bibtex\`, \`ris\`, \`csl\` for citations.
 - [Context spans](${u("/api/v1/papers/{id}/context")}): the text as ordered verbatim chunks for grounding.
-- [Search](${u("/api/v1/search/semantic?q=...")}): search over verbatim spans (not yet enabled on this server: answers 501); \`q\` 2-1000 characters, \`limit\` 1-20 (default 8).
+- [Search](${u("/api/v1/search/semantic?q=...")}): ranked verbatim spans of current versions, each with its paper id, version, chunk index and a score in [0, 1]; \`q\` 2-1000 characters, \`limit\` 1-20 (default 8), \`mode\` \`hybrid\` (default), \`lexical\` or \`semantic\`. The built-in ranking is lexical, not neural: BM25 fused with a character 4-gram TF-IDF model; when the operator configures an embedding model, \`hybrid\` adds its dense vectors and \`semantic\` uses them alone (without one, \`semantic\` is a 400). A configured embedding backend that is down gives 503 for \`hybrid\` and \`semantic\`; \`lexical\` keeps working.
 
 ## MCP
 

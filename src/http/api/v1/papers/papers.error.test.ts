@@ -262,8 +262,6 @@ describe("routes not implemented yet", () => {
   it("answer 501 problems once their parameters are valid", async () => {
     const { paper_id } = await publishPaper(t.ctx);
     for (const path of [
-      "/api/v1/search/semantic?q=glacier%20mass%20balance",
-      "/api/v1/search/semantic?q=glaciers&limit=20&mode=lexical",
       "/api/v1/me",
       `/api/v1/papers/${paper_id}/comments`,
       `/api/v1/papers/${paper_id}/reviews`,

@@ -2,12 +2,12 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { NotImplemented } from "../../../../services/errors.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   SearchResponseSchema,
 } from "../../../../services/search/schemas.ts";
+import { searchChunks } from "../../../../services/search/search.ts";
 import type { AppEnv } from "../../../env.ts";
 import { problemResponses } from "../common.ts";
 
@@ -40,7 +40,11 @@ const route = createRoute({
         .default("hybrid")
         .openapi({
           param: { name: "mode", in: "query" },
-          description: "Ranking channels; `semantic` needs a configured embedding backend.",
+          description:
+            "Ranking channels. `hybrid` (default): BM25 fused with the built-in character " +
+            "n-gram channel (a lexical model, not a neural one) and, when the server has an " +
+            "embedding backend, dense vectors. `lexical`: BM25 only. `semantic`: dense vectors " +
+            "only; a 400 when no embedding backend is configured.",
         }),
     }),
   },
@@ -49,12 +53,14 @@ const route = createRoute({
       description: "Results.",
       content: { "application/json": { schema: SearchResponseSchema } },
     },
-    ...problemResponses(400, 429, 501, 503),
+    ...problemResponses(400, 429, 503),
   },
 });
 
+/** Thin: validated parameters in, the search service's answer out. */
 export function registerV1SearchSemantic(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, () => {
-    throw new NotImplemented("Semantic search is not available on this server yet.");
+  app.openapi(route, async (c) => {
+    const { q, limit, mode } = c.req.valid("query");
+    return c.json(await searchChunks(c.get("ctx"), { q, limit, mode }), 200);
   });
 }
