@@ -1,0 +1,359 @@
+/**
+ * @module Search benchmark: ~100,000 chunks of arXiv abstracts (repeated under new ids when
+ * the 6,925 distinct ones run out), on embedded PGlite and on PostgreSQL. Measures
+ * indexing throughput (lexical index: postings, statistics, character-gram vectors; dense:
+ * fake vectors through the real queue and worker, HNSW maintained as they arrive), query
+ * latency p50/p95/p99 per mode through `searchChunks` (the service under the route),
+ * HNSW recall@8 against exact search, database size and peak RSS.
+ *
+ *   npm run bench:search
+ *
+ * Each engine runs in its own child process, so its peak RSS is its own.
+ *
+ * Environment (all optional):
+ *   BENCH_CHUNKS       target number of searchable chunks (default 100000)
+ *   BENCH_ENGINES      comma list of pglite,postgres (default both)
+ *   BENCH_QUERIES      queries per mode (default 200)
+ *   BENCH_DIMS         dimension of the fake dense vectors (default 384)
+ *   BENCH_ADMIN_URL    where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * The fake embedder hashes words into BENCH_DIMS signed dimensions (as the tests' fake
+ * OpenAI server does), in process: it measures storage, HNSW and fusion, not a model.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { loadConfig } from "../src/config.ts";
+import type { Db } from "../src/db/client.ts";
+import { createLogger } from "../src/logger.ts";
+import { openRuntime } from "../src/runtime.ts";
+import type { ServiceContext } from "../src/services/context.ts";
+import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
+import { denseCandidates } from "../src/services/search/dense.ts";
+import type { Embedder } from "../src/services/search/embedder.ts";
+import { rebuildSearchIndex, rowsOf } from "../src/services/search/indexing.ts";
+import { prepareSearch } from "../src/services/search/prepare.ts";
+import { type Channel, type SearchMode, searchChunks } from "../src/services/search/search.ts";
+import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
+import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
+import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
+
+type Engine = "pglite" | "postgres";
+
+const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
+const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", 100_000);
+const QUERIES = positiveInt("BENCH_QUERIES", 200);
+const DIMS = positiveInt("BENCH_DIMS", 384);
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
+  .split(",")
+  .map((s) => s.trim())
+  .filter((s): s is Engine => s === "pglite" || s === "postgres");
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** The arXiv records, then again under ids a year later per cycle (2606.x → 2706.x …). */
+function* corpus(): Generator<BulkPaper> {
+  for (let cycle = 0; ; cycle++) {
+    let any = false;
+    for (const paper of arxivPapers(ARXIV)) {
+      any = true;
+      const yymm = Number(paper.id.slice(0, 4)) + cycle * 100;
+      yield cycle === 0 ? paper : { ...paper, id: `${yymm}${paper.id.slice(4)}` };
+    }
+    if (!any) return;
+  }
+}
+
+/** Queries: every k-th title, and the first dozen words of every k-th abstract. */
+function queries(n: number): string[] {
+  const papers = [...arxivPapers(ARXIV)];
+  const step = Math.max(1, Math.floor(papers.length / n));
+  const out: string[] = [];
+  for (let i = 0; out.length < n && i < papers.length; i += step) {
+    const p = papers[i]!;
+    out.push(
+      out.length % 2 === 0
+        ? p.title
+        : p.abstract.replace(/\s+/g, " ").split(" ").slice(0, 12).join(" "),
+    );
+  }
+  return out;
+}
+
+function fakeEmbedder(dims: number): Embedder {
+  return {
+    model: `fake-hash-${dims}`,
+    batchSize: 256,
+    queryTimeoutMs: 1000,
+    embed: async (texts) => texts.map((t) => fakeEmbedding(t, dims)),
+  };
+}
+
+function percentiles(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? dirBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+interface Result {
+  engine: Engine;
+  papers: number;
+  chunks: number;
+  postings: number;
+  loadSeconds: number;
+  lexicalSeconds: number;
+  denseSeconds: number;
+  databaseBytes: number;
+  latency: Record<string, { p50: number; p95: number; p99: number }>;
+  hnswRecallAt8: number;
+  exactMs: { p50: number; p95: number; p99: number };
+  peakRssBytes: number;
+}
+
+async function child(engine: Engine): Promise<Result> {
+  let dataDir: string | undefined;
+  let dbName: string | undefined;
+  const env: Record<string, string> = { LOG_LEVEL: "silent", SEED_SAMPLES: "false", PORT: "0" };
+  if (engine === "pglite") {
+    dataDir = mkdtempSync(join(tmpdir(), "quire-bench-search-"));
+    env.DATA_DIR = dataDir;
+  } else {
+    dbName = `quire_bench_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${dbName}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const rt = await openRuntime(loadConfig(env), createLogger("silent"));
+  try {
+    const ctx = rt.services;
+    const source = corpus();
+    let started = performance.now();
+    let papers = 0;
+    let chunks = 0;
+    while (chunks < TARGET_CHUNKS) {
+      const need = Math.max(200, Math.ceil((TARGET_CHUNKS - chunks) / 2.2));
+      const loaded = await bulkLoadPapers(
+        ctx,
+        { [Symbol.iterator]: () => source },
+        { count: Math.min(need, 5000) },
+      );
+      papers += loaded.loaded;
+      const [row] = await rowsOf<{ n: number }>(ctx.db, sql`select count(*)::int as n from chunks`);
+      chunks = Number(row?.n ?? 0);
+      log(`${engine}: loaded ${papers} papers, ${chunks} chunks`);
+    }
+    const loadSeconds = (performance.now() - started) / 1000;
+
+    started = performance.now();
+    const built = await rebuildSearchIndex(ctx, {
+      onProgress: (p) => {
+        if (p.papers % 5000 < 500)
+          log(`${engine}: indexed ${p.papers}/${p.total} papers (${p.chunks} chunks)`);
+      },
+    });
+    const lexicalSeconds = (performance.now() - started) / 1000;
+    log(`${engine}: lexical index ${built.chunks} chunks in ${lexicalSeconds.toFixed(0)} s`);
+    await ctx.db.execute(sql`vacuum analyze search_postings`);
+    await ctx.db.execute(sql`vacuum analyze search_chunks`);
+    await ctx.db.execute(sql`analyze`);
+
+    const dense: ServiceContext = { ...ctx, embedder: fakeEmbedder(DIMS) };
+    await prepareSearch(dense);
+    const queued = await queueMissingEmbeddings(dense);
+    started = performance.now();
+    await drainEmbeddingQueue(dense, {
+      onProgress: (done) => {
+        if (done % 10_000 < 256) log(`${engine}: embedded ${done}/${queued}`);
+      },
+    });
+    const denseSeconds = (performance.now() - started) / 1000;
+    await ctx.db.execute(sql`analyze chunk_embeddings`);
+    log(`${engine}: dense ${queued} vectors in ${denseSeconds.toFixed(0)} s`);
+
+    const qs = queries(QUERIES);
+    const modes: { name: string; c: ServiceContext; mode: SearchMode; channels?: Channel[] }[] = [
+      { name: "lexical (BM25)", c: ctx, mode: "lexical" },
+      { name: "hybrid (BM25 + sparse)", c: ctx, mode: "hybrid" },
+      { name: "hybrid (BM25 + sparse + dense)", c: dense, mode: "hybrid" },
+      { name: "semantic (dense, HNSW)", c: dense, mode: "semantic" },
+    ];
+    const latency: Result["latency"] = {};
+    for (const m of modes) {
+      for (const q of qs.slice(0, 20)) await searchChunks(m.c, { q, mode: m.mode });
+      const ms: number[] = [];
+      for (const q of qs) {
+        const t = performance.now();
+        await searchChunks(m.c, { q, mode: m.mode }, m.channels ? { channels: m.channels } : {});
+        ms.push(performance.now() - t);
+      }
+      latency[m.name] = percentiles(ms);
+      log(`${engine}: ${m.name} ${JSON.stringify(latency[m.name])}`);
+    }
+
+    const recall = await hnswRecall(ctx.db, dense.embedder!, qs);
+    const [postings] = await rowsOf<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from search_postings`,
+    );
+    const databaseBytes =
+      engine === "pglite"
+        ? dirBytes(dataDir!)
+        : Number(
+            (
+              await rowsOf<{ n: string }>(
+                ctx.db,
+                sql`select pg_database_size(current_database())::text as n`,
+              )
+            )[0]?.n,
+          );
+    return {
+      engine,
+      papers,
+      chunks: built.chunks,
+      postings: Number(postings?.n ?? 0),
+      loadSeconds,
+      lexicalSeconds,
+      denseSeconds,
+      databaseBytes,
+      latency,
+      hnswRecallAt8: recall.recall,
+      exactMs: recall.exactMs,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    await rt.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dbName) {
+      const admin = new pg.Client({ connectionString: ADMIN_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+}
+
+/**
+ * HNSW top-8 (ef_search as configured) against exact top-8 (index scans disabled). The
+ * corpus repeats texts, so equal vectors tie: an approximate hit counts when it is no
+ * farther than the exact 8th neighbour (the usual definition with ties).
+ */
+async function hnswRecall(db: Db, embedder: Embedder, qs: string[]) {
+  const vectors = await embedder.embed(qs);
+  let hits = 0;
+  let total = 0;
+  const exactMs: number[] = [];
+  const cast = sql.raw(`::vector(${DIMS})`);
+  for (const v of vectors) {
+    const ann = await denseCandidates(db, embedder.model, v, 8, DEFAULT_SEARCH_SETTINGS.efSearch);
+    const t = performance.now();
+    const exact = await db.transaction(async (tx) => {
+      const t2 = tx as unknown as Db;
+      await t2.execute(sql`set local enable_indexscan = off`);
+      await t2.execute(sql`set local enable_bitmapscan = off`);
+      return rowsOf<{ distance: number }>(
+        t2,
+        sql`select embedding${cast} <=> ${`[${v.join(",")}]`}${cast} as distance
+            from chunk_embeddings where dims = ${DIMS} and model = ${embedder.model}
+            order by 1 limit 8`,
+      );
+    });
+    exactMs.push(performance.now() - t);
+    const kth = Number(exact[exact.length - 1]?.distance ?? 0);
+    hits += Math.min(exact.length, ann.filter((h) => 1 - h.similarity <= kth + 1e-6).length);
+    total += exact.length;
+  }
+  return { recall: total > 0 ? hits / total : 0, exactMs: percentiles(exactMs) };
+}
+
+async function main(): Promise<void> {
+  const engineArg = process.argv.find((a) => a.startsWith("--child="));
+  if (engineArg) {
+    const result = await child(engineArg.slice("--child=".length) as Engine);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const results: Result[] = [];
+  for (const engine of ENGINES) {
+    log(`\n== ${engine} ==`);
+    const out = await new Promise<string>((resolve, reject) => {
+      const p = spawn(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url), `--child=${engine}`],
+        {
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      let text = "";
+      p.stdout.on("data", (d) => {
+        text += d;
+      });
+      p.on("exit", (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`${engine} child exited ${code}`)),
+      );
+    });
+    results.push(JSON.parse(out.trim().split("\n").pop()!) as Result);
+  }
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+  const lines = [
+    "",
+    `Search benchmark: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} RAM, node ${process.version}; fake dense vectors of ${DIMS} dimensions; ${QUERIES} queries per mode, sequential`,
+    "",
+    "| engine | chunks | postings | index (lexical) | index (dense + HNSW) | database | peak RSS |",
+    "|---|---|---|---|---|---|---|",
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${r.chunks} | ${r.postings} | ${(r.chunks / r.lexicalSeconds).toFixed(0)} chunks/s | ${(r.chunks / r.denseSeconds).toFixed(0)} chunks/s | ${mb(r.databaseBytes)} | ${mb(r.peakRssBytes)} |`,
+    ),
+    "",
+    "| engine | mode | p50 | p95 | p99 |",
+    "|---|---|---|---|---|",
+    ...results.flatMap((r) =>
+      Object.entries(r.latency).map(
+        ([mode, l]) =>
+          `| ${r.engine} | ${mode} | ${l.p50.toFixed(1)} ms | ${l.p95.toFixed(1)} ms | ${l.p99.toFixed(1)} ms |`,
+      ),
+    ),
+    "",
+    "| engine | HNSW recall@8 vs exact (ef_search " +
+      DEFAULT_SEARCH_SETTINGS.efSearch +
+      ") | exact search p50 / p95 |",
+    "|---|---|---|",
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${r.hnswRecallAt8.toFixed(3)} | ${r.exactMs.p50.toFixed(0)} / ${r.exactMs.p95.toFixed(0)} ms |`,
+    ),
+    "",
+  ];
+  process.stdout.write(lines.join("\n"));
+}
+
+await main();
