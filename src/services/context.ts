@@ -1,6 +1,7 @@
 /** @module The context every service verb receives: database, clock, logger, caller. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
+import type { RateLimits } from "./ratelimit/limits.ts";
 import type { Embedder } from "./search/embedder.ts";
 import type { SearchSettings } from "./search/settings.ts";
 
@@ -42,6 +43,8 @@ export interface ServiceContext {
   embedder?: Embedder;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
+  /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */
+  rateLimits?: RateLimits;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

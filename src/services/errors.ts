@@ -1,4 +1,5 @@
 /** @module Typed domain errors that services throw and each front end maps once. */
+import type { RateLimitDecision } from "./ratelimit/limits.ts";
 
 /** One failed check, named by where it came from; listed all together, never just the first. */
 export interface FieldIssue {
@@ -62,6 +63,8 @@ export class RateLimited extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    /** The refused draw, so front ends can send the IETF RateLimit headers. */
+    readonly decision?: RateLimitDecision,
   ) {
     super(message);
   }
