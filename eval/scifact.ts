@@ -279,7 +279,7 @@ async function evaluate(
   const runs: ChannelRun[] = [
     { name: "lexical (BM25 in SQL)", via: "HTTP", mode: "lexical" },
     {
-      name: "sparse (char 4-grams, on BM25 candidates)",
+      name: "sparse (words, bigrams, char 4-grams; on BM25 candidates)",
       via: "service",
       mode: "hybrid",
       channels: ["sparse"],
@@ -442,6 +442,59 @@ async function chunkPapers(rt: Runtime): Promise<Map<number, string>> {
  * `scoreCurves` in services/search/settings.ts, so a result's score reads roughly as the
  * chance that its paper is relevant, on SciFact-like data.
  */
+/**
+ * Maximum-likelihood logistic fit of y on x: Newton's method with step halving (a full
+ * Newton step can overshoot on well-separated data and diverge).
+ */
+export function fitLogistic(points: [number, number][]): [number, number] {
+  const logLikelihood = (a: number, c: number) => {
+    let ll = 0;
+    for (const [x, y] of points) {
+      const z = a * x + c;
+      // log(1 + e^z) computed stably.
+      const softplus = z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z));
+      ll += y * z - softplus;
+    }
+    return ll;
+  };
+  let a = 0;
+  let c = 0;
+  let current = logLikelihood(a, c);
+  for (let iter = 0; iter < 100; iter++) {
+    let ga = 0;
+    let gc = 0;
+    let haa = 0;
+    let hac = 0;
+    let hcc = 0;
+    for (const [x, y] of points) {
+      const p = 1 / (1 + Math.exp(-(a * x + c)));
+      const w = p * (1 - p);
+      ga += (y - p) * x;
+      gc += y - p;
+      haa += w * x * x;
+      hac += w * x;
+      hcc += w;
+    }
+    const det = haa * hcc - hac * hac;
+    if (Math.abs(det) < 1e-12) break;
+    const da = (hcc * ga - hac * gc) / det;
+    const dc = (haa * gc - hac * ga) / det;
+    let step = 1;
+    let next = logLikelihood(a + da, c + dc);
+    while (next < current && step > 1e-6) {
+      step /= 2;
+      next = logLikelihood(a + step * da, c + step * dc);
+    }
+    if (next < current) break;
+    a += step * da;
+    c += step * dc;
+    const gain = next - current;
+    current = next;
+    if (gain < 1e-9) break;
+  }
+  return [a, c];
+}
+
 async function calibrate(
   rt: Runtime,
   evalQueries: Query[],
@@ -460,28 +513,7 @@ async function calibrate(
         points.push([r.fused, corpusId !== undefined && relevant.has(corpusId) ? 1 : 0]);
       }
     }
-    let a = 1;
-    let c = 0;
-    for (let iter = 0; iter < 50; iter++) {
-      let ga = 0;
-      let gc = 0;
-      let haa = 0;
-      let hac = 0;
-      let hcc = 0;
-      for (const [x, y] of points) {
-        const p = 1 / (1 + Math.exp(-(a * x + c)));
-        const w = p * (1 - p);
-        ga += (y - p) * x;
-        gc += y - p;
-        haa += w * x * x;
-        hac += w * x;
-        hcc += w;
-      }
-      const det = haa * hcc - hac * hac;
-      if (Math.abs(det) < 1e-12) break;
-      a += (hcc * ga - hac * gc) / det;
-      c += (haa * gc - hac * ga) / det;
-    }
+    const [a, c] = fitLogistic(points);
     const positives = points.filter(([, y]) => y === 1).length;
     process.stdout.write(
       `${mode}: a=${a.toFixed(4)} c=${c.toFixed(4)} over ${points.length} top-10 chunks (${positives} relevant)\n`,
