@@ -32,6 +32,8 @@ export async function exactRateLimits(
     logger: pino({ level: "silent" }),
     overrides: options.overrides,
     keyPrefix,
+    // Generous, so a loaded test machine never turns a slow answer into a memory count.
+    commandTimeoutMs: 5000,
   });
   return { ...store, cleanup: () => deletePrefix(TEST_REDIS_URL, keyPrefix) };
 }

@@ -127,6 +127,7 @@ describe("fail-open", () => {
     const store = await createRedisRateLimits({
       redisUrl: `redis://127.0.0.1:${await freePort()}`,
       logger,
+      commandTimeoutMs: 5000,
       keyPrefix: uniquePrefix("down"),
     });
     const { test } = await served(store);
@@ -145,6 +146,7 @@ describe("fail-open", () => {
     const store = await createRedisRateLimits({
       redisUrl: own.url,
       logger,
+      commandTimeoutMs: 5000,
       keyPrefix: uniquePrefix("dies"),
     });
     const { url } = await served(store);

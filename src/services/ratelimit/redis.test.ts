@@ -39,6 +39,8 @@ async function store(options: Partial<Parameters<typeof createRedisRateLimits>[0
   const s = await createRedisRateLimits({
     redisUrl: TEST_REDIS_URL,
     logger: pino({ level: "silent" }),
+    // Generous, so a loaded test machine never turns a slow answer into a memory count.
+    commandTimeoutMs: 5000,
     ...options,
     keyPrefix,
   });
