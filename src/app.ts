@@ -12,6 +12,7 @@ import { type AppEnv, createRouter } from "./http/env.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
+import { rateLimit } from "./http/middleware/rate-limit.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -76,6 +77,9 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxAge: 86_400,
     }),
   );
+  // After CORS (a 429 must be readable cross-origin), before caching and body checks (a
+  // refused request costs no work, and 304s carry the RateLimit fields too).
+  app.use(rateLimit());
   app.use("/api/v1/*", publicCache());
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));

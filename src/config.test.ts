@@ -42,6 +42,7 @@ describe("loadConfig", () => {
     ["PORT", "abc"],
     ["PORT", "70000"],
     ["DATABASE_URL", "mysql://x"],
+    ["REDIS_URL", "http://cache:6379"],
     ["BASE_URL", "not a url"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "example.org"],

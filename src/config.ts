@@ -18,7 +18,10 @@ const ConfigSchema = z.object({
     "must be a postgres:// or postgresql:// URL",
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  REDIS_URL: optionalUrl,
+  REDIS_URL: optionalUrl.refine(
+    (v) => v === undefined || /^rediss?:\/\//.test(v),
+    "must be a redis:// or rediss:// URL",
+  ),
   EMBEDDINGS_URL: optionalUrl,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),

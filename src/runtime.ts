@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createRateLimits } from "./services/ratelimit/redis.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
 import { startEmbeddingWorker } from "./services/search/worker.ts";
@@ -23,6 +24,11 @@ export class DataDirLocked extends Error {}
 export interface RuntimeOptions {
   /** Run background work in this process: the embedding worker (the server does). */
   background?: boolean;
+  /**
+   * Open the rate-limit counters (Redis when REDIS_URL is set). Default true; one-shot
+   * commands that serve no requests pass false and never connect to Redis.
+   */
+  rateLimits?: boolean;
 }
 
 /** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
@@ -78,6 +84,10 @@ export async function openRuntime(
     unlock();
     throw error;
   }
+  if (options.rateLimits !== false) {
+    // Never fails: an unreachable Redis is logged and counted around (see ratelimit/redis.ts).
+    services.rateLimits = await createRateLimits({ redisUrl: config.REDIS_URL, logger: log });
+  }
   const worker = options.background ? startEmbeddingWorker(services) : null;
   return {
     config,
@@ -86,6 +96,7 @@ export async function openRuntime(
     services,
     close: async () => {
       await worker?.stop();
+      await services.rateLimits?.close();
       await database.close();
       unlock();
     },

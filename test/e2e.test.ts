@@ -165,6 +165,12 @@ describe("npm start, end to end", () => {
     expect(new Set(papers.map((p) => p.id)).size).toBe(12);
     for (const p of papers) expect(p.id).toMatch(/^\d{4}\.\d{5}$/);
 
+    // Rate limits are on, at the contract's quota, and say so.
+    const limited = await fetch(`${first.base}/api/v1/papers?limit=1`);
+    await limited.arrayBuffer();
+    expect(limited.headers.get("ratelimit-policy")).toBe('"reads";q=120;w=60');
+    expect(limited.headers.get("ratelimit")).toMatch(/^"reads";r=\d+;t=\d+$/);
+
     for (const item of papers) {
       const detail = await getJson(`${first.base}/api/v1/papers/${item.id}`);
       expect(detail.status).toBe(200);

@@ -78,6 +78,7 @@ async function withRuntime(run: (rt: Runtime) => Promise<number>): Promise<numbe
   const runtime = await openRuntime(
     config,
     createLogger(config.LOG_LEVEL === "info" ? "warn" : config.LOG_LEVEL),
+    { rateLimits: false },
   );
   try {
     return await run(runtime);

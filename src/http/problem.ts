@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type DomainError, type FieldIssue, RateLimited, Unavailable } from "../services/errors.ts";
+import { rateLimitHeaders } from "./ratelimit-headers.ts";
 
 export interface Problem {
   type: string;
@@ -79,7 +80,12 @@ export function problem(
 export function problemFromDomainError(c: Context, error: DomainError): Response {
   const status = STATUS_BY_CODE[error.code];
   const headers: Record<string, string> = {};
-  if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
+  if (error instanceof RateLimited) {
+    // The rate-limit middleware rewrites the RateLimit fields with every policy the request
+    // drew on; these cover a RateLimited thrown where no middleware runs.
+    Object.assign(headers, rateLimitHeaders(error.decision ? [error.decision] : []));
+    headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  }
   if (error instanceof Unavailable && error.retryAfterSeconds !== undefined) {
     headers["retry-after"] = String(error.retryAfterSeconds);
   }

@@ -15,6 +15,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The app over a fresh test database. Rate limits come from a fresh in-process store with
+ * relaxed quotas (see `relaxedRateLimits`); pass `services: { rateLimits }` to test the
+ * contract's exact limits or a Redis store. `close()` closes the store too.
+ */
 export async function createTestApp(
   options: { trustProxy?: string[]; services?: Partial<Omit<ServiceContext, "db">> } = {},
 ): Promise<TestApp> {
@@ -34,5 +39,14 @@ export async function createTestApp(
     baseUrl: "http://quire.test",
     trustProxy: options.trustProxy ?? [],
   });
-  return { app, database, ctx, logs, close: () => database.close() };
+  return {
+    app,
+    database,
+    ctx,
+    logs,
+    close: async () => {
+      await ctx.rateLimits?.close();
+      await database.close();
+    },
+  };
 }

@@ -2,6 +2,13 @@
 import { pino } from "pino";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Caller, Clock, ServiceContext } from "../services/context.ts";
+import {
+  BUCKET_NAMES,
+  BUCKETS,
+  type BucketOverrides,
+  createMemoryRateLimits,
+  type RateLimits,
+} from "../services/ratelimit/limits.ts";
 import { createScratchDatabase } from "./scratch.ts";
 
 /**
@@ -40,6 +47,26 @@ export function fixedClock(start = new Date("2026-11-02T12:00:00.000Z")): Clock 
   };
 }
 
+/**
+ * Quotas for tests that are not about rate limits: the contract's windows with 10,000 times
+ * the requests, so a file that makes hundreds of requests through one app never meets a 429.
+ */
+export const RELAXED_LIMITS: BucketOverrides = Object.fromEntries(
+  BUCKET_NAMES.map((b) => [
+    b,
+    { points: BUCKETS[b].points * 10_000, windowSeconds: BUCKETS[b].windowSeconds },
+  ]),
+);
+
+/**
+ * A fresh in-process store with relaxed quotas: the default of `testContext` and
+ * `createTestApp`. Tests about limits opt in to the contract's exact quotas by passing
+ * `rateLimits: createMemoryRateLimits()` (or a Redis store) in the overrides.
+ */
+export function relaxedRateLimits(): RateLimits {
+  return createMemoryRateLimits({ overrides: RELAXED_LIMITS });
+}
+
 export function testContext(
   database: Database,
   overrides: Partial<Omit<ServiceContext, "db">> = {},
@@ -56,6 +83,7 @@ export function testContext(
     caller: overrides.caller ?? { kind: "anonymous" },
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
+    rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
   };
 }
 

@@ -15,6 +15,20 @@ export const BUCKETS = {
 
 export type Bucket = keyof typeof BUCKETS;
 
+export const BUCKET_NAMES = Object.keys(BUCKETS) as Bucket[];
+
+/** A bucket's quota: `points` requests per `windowSeconds`. */
+export interface BucketLimit {
+  points: number;
+  windowSeconds: number;
+}
+
+/**
+ * Other quotas for some buckets. Production never sets these; tests use them to relax the
+ * limits for suites that make hundreds of requests, or to shrink a window.
+ */
+export type BucketOverrides = Partial<Record<Bucket, BucketLimit>>;
+
 /** One request's draw on one bucket: enough to write 429s and the IETF headers. */
 export interface RateLimitDecision {
   bucket: Bucket;
@@ -38,42 +52,79 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
+/** Options every store takes. */
+export interface RateLimitsOptions {
+  /** Prefix of every counter's key; tests use a unique one so runs never share counts. */
+  keyPrefix?: string;
+  overrides?: BucketOverrides;
+}
+
+export const DEFAULT_KEY_PREFIX = "quire:rl";
+
+/** The quota of every bucket: the contract's, with any overrides applied. */
+export function bucketLimits(overrides: BucketOverrides = {}): Record<Bucket, BucketLimit> {
+  return Object.fromEntries(
+    BUCKET_NAMES.map((bucket) => {
+      const { points, windowSeconds } = overrides[bucket] ?? BUCKETS[bucket];
+      return [bucket, { points, windowSeconds }];
+    }),
+  ) as Record<Bucket, BucketLimit>;
+}
+
 /** The decision for a bucket from rate-limiter-flexible's answer (consumed or refused). */
 export function decisionFrom(
   bucket: Bucket,
+  limit: BucketLimit,
   res: RateLimiterRes,
   allowed: boolean,
 ): RateLimitDecision {
-  const { points, windowSeconds } = BUCKETS[bucket];
   return {
     bucket,
     allowed,
-    limit: points,
-    windowSeconds,
+    limit: limit.points,
+    windowSeconds: limit.windowSeconds,
     remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    resetSeconds: Math.min(
+      limit.windowSeconds,
+      Math.max(1, Math.ceil(Math.max(0, res.msBeforeNext) / 1000)),
+    ),
   };
 }
 
-/** Counters in this process: right for one instance (the zero-setup default). */
-export function createMemoryRateLimits(): RateLimits {
-  const limiters = new Map(
-    (Object.keys(BUCKETS) as Bucket[]).map((bucket) => [
+/** One in-process limiter per bucket (also the Redis store's insurance). */
+export function memoryLimiters(
+  options: RateLimitsOptions,
+  make: (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterMemory = (
+    opts,
+  ) => new RateLimiterMemory(opts),
+): Map<Bucket, RateLimiterMemory> {
+  const limits = bucketLimits(options.overrides);
+  const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  return new Map(
+    BUCKET_NAMES.map((bucket) => [
       bucket,
-      new RateLimiterMemory({
-        keyPrefix: `quire:rl:${bucket}`,
-        points: BUCKETS[bucket].points,
-        duration: BUCKETS[bucket].windowSeconds,
+      make({
+        keyPrefix: `${prefix}:${bucket}`,
+        points: limits[bucket].points,
+        duration: limits[bucket].windowSeconds,
       }),
     ]),
   );
+}
+
+/** Counters in this process: right for one instance (the zero-setup default). */
+export function createMemoryRateLimits(options: RateLimitsOptions = {}): RateLimits {
+  const limits = bucketLimits(options.overrides);
+  const limiters = memoryLimiters(options);
   return {
     async consume(bucket, key) {
       const limiter = limiters.get(bucket)!;
       try {
-        return decisionFrom(bucket, await limiter.consume(key), true);
+        return decisionFrom(bucket, limits[bucket], await limiter.consume(key), true);
       } catch (refused) {
-        if (refused instanceof RateLimiterRes) return decisionFrom(bucket, refused, false);
+        if (refused instanceof RateLimiterRes) {
+          return decisionFrom(bucket, limits[bucket], refused, false);
+        }
         throw refused;
       }
     },

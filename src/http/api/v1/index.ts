@@ -87,5 +87,51 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
       if (op && !op.security) op.security = [];
     }
   }
+  describeRateLimitHeaders(doc);
   return doc;
+}
+
+/**
+ * Every /api/v1 operation draws on a rate-limit bucket (see http/middleware/rate-limit.ts),
+ * so every response says so with the IETF fields, and 429s add Retry-After.
+ */
+function describeRateLimitHeaders(doc: ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>) {
+  doc.components ??= {};
+  doc.components.headers = {
+    ...doc.components.headers,
+    RateLimitPolicy: {
+      description:
+        'The quota policies this request drew on, e.g. `"reads";q=120;w=60` (q requests per ' +
+        "w seconds); draft-ietf-httpapi-ratelimit-headers.",
+      schema: { type: "string" },
+    },
+    RateLimit: {
+      description:
+        'What is left of each policy, e.g. `"reads";r=119;t=42` (r requests left, reset in ' +
+        "t seconds).",
+      schema: { type: "string" },
+    },
+    RetryAfter: {
+      description: "Seconds to wait before retrying.",
+      schema: { type: "integer", minimum: 1 },
+    },
+  };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!path.startsWith("/api/v1/")) continue;
+    for (const method of ["get", "post"] as const) {
+      const op = item?.[method];
+      if (!op?.responses) continue;
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!response || "$ref" in response) continue;
+        response.headers = {
+          ...response.headers,
+          ...(status === "429"
+            ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } }
+            : {}),
+          "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+          RateLimit: { $ref: "#/components/headers/RateLimit" },
+        };
+      }
+    }
+  }
 }

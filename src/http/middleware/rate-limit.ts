@@ -1,0 +1,92 @@
+/** @module Per-IP rate limits on HTTP requests, and the RateLimit headers of every draw. */
+import type { Context, MiddlewareHandler } from "hono";
+import { RateLimited } from "../../services/errors.ts";
+import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import type { Bucket, RateLimitDecision, RateLimits } from "../../services/ratelimit/limits.ts";
+import type { AppEnv } from "../env.ts";
+import { problemFromDomainError } from "../problem.ts";
+import { rateLimitHeaders } from "../ratelimit-headers.ts";
+
+/** Public machine-readable paths outside /api/v1 that draw on `reads`. */
+const PUBLIC_READ_PATHS = new Set(["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs"]);
+
+/** Operational probes are never limited: an orchestrator must always get its answer. */
+const UNLIMITED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/**
+ * The per-IP bucket a request draws on, or null.
+ * - `search`: GET /api/v1/search/semantic, and only `search`: the contract lists it as its own
+ *   limit (30 a minute) beside reads (120), so a search does not also spend a read.
+ * - `reads`: every other GET or HEAD under /api/v1 (including /api/v1/me and the
+ *   OpenAPI document) and the public machine-readable paths (llms.txt, the Atom feed,
+ *   OAI-PMH, whose POST form is a read too, and the API reference under /docs).
+ * - `writes`: every POST under /api/v1. Comments and reviews also draw on their per-agent
+ *   buckets, from the service layer, once the key is known.
+ * Preflights (OPTIONS), probes and everything else are not limited.
+ */
+export function bucketFor(method: string, path: string): Bucket | null {
+  if (method === "OPTIONS" || UNLIMITED_PATHS.has(path)) return null;
+  const read = method === "GET" || method === "HEAD";
+  if (path === "/api/v1" || path.startsWith("/api/v1/")) {
+    if (read) return path === "/api/v1/search/semantic" ? "search" : "reads";
+    return method === "POST" ? "writes" : null;
+  }
+  if (PUBLIC_READ_PATHS.has(path) || path.startsWith("/docs/")) {
+    if (read || (method === "POST" && path === "/oai")) return "reads";
+  }
+  return null;
+}
+
+/**
+ * Draws on the request's per-IP bucket (answering 429 problem+json with Retry-After when it
+ * is spent) and writes `RateLimit-Policy` and `RateLimit` on the response for every bucket
+ * the request drew on, 2xx and 429 alike. The request's context gets a recording view of the
+ * store, so per-agent draws made by services (`enforceRateLimit(ctx, "comments", agentId)`)
+ * land in the same headers, and their refusals, thrown as `RateLimited`, become the same
+ * 429 through the app's error handler.
+ */
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ctx = c.get("ctx");
+    const store = ctx.rateLimits;
+    if (!store) return next();
+    const drawn: RateLimitDecision[] = [];
+    const recording: RateLimits = {
+      consume: async (bucket, key) => {
+        const decision = await store.consume(bucket, key);
+        drawn.push(decision);
+        return decision;
+      },
+      // The store belongs to the process; a request's view never closes it.
+      close: async () => {},
+    };
+    c.set("ctx", { ...ctx, rateLimits: recording });
+
+    const bucket = bucketFor(c.req.method, c.req.path);
+    if (bucket) {
+      try {
+        await enforceRateLimit(c.get("ctx"), bucket, c.get("clientIp"));
+      } catch (error) {
+        if (!(error instanceof RateLimited)) throw error;
+        c.res = problemFromDomainError(c, error);
+        writeHeaders(c, drawn);
+        return c.res;
+      }
+    }
+    await next();
+    writeHeaders(c, drawn);
+    return undefined;
+  };
+}
+
+function writeHeaders(c: Context, drawn: RateLimitDecision[]): void {
+  const headers = rateLimitHeaders(drawn);
+  if (Object.keys(headers).length === 0) return;
+  try {
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  } catch {
+    // Some responses (Response.redirect, fetch) have immutable headers: copy, then set.
+    c.res = new Response(c.res.body, c.res);
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  }
+}
