@@ -6,6 +6,8 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createSmtpMailer } from "./services/owners/mailer.ts";
+import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
 import { startEmbeddingWorker } from "./services/search/worker.ts";
@@ -68,7 +70,9 @@ export async function openRuntime(
       keyPrefix: config.KEY_PREFIX,
     },
     caller: { kind: "anonymous" },
+    throttles: createMemoryOwnerThrottles(),
   };
+  if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
@@ -86,6 +90,7 @@ export async function openRuntime(
     services,
     close: async () => {
       await worker?.stop();
+      await services.mailer?.close();
       await database.close();
       unlock();
     },

@@ -56,6 +56,9 @@ export function testContext(
     caller: overrides.caller ?? { kind: "anonymous" },
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
+    ...(overrides.rateLimits ? { rateLimits: overrides.rateLimits } : {}),
+    ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
   };
 }
 
