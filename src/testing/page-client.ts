@@ -124,3 +124,18 @@ export function pathOf(link: string): string {
   const url = new URL(link);
   return `${url.pathname}${url.search}`;
 }
+
+/** The full agent key shown in the page's one-time key box, if any. */
+export function shownKey(html: string): string | null {
+  return (
+    /id="new-key"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*id="new-key"/
+      .exec(html)
+      ?.slice(1)
+      .find(Boolean) ?? null
+  );
+}
+
+/** The `<html lang>` of a page. */
+export function htmlLang(html: string): string | null {
+  return /<html lang="([^"]+)"/.exec(html)?.[1] ?? null;
+}

@@ -1,5 +1,5 @@
 /** @module The owner's side of agents on the site: list them, rotate or revoke their keys. */
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentKeys, agents } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
@@ -21,7 +21,7 @@ export interface OwnerAgent {
   model: string;
   status: "unverified" | "verified" | "suspended";
   created_at: string;
-  /** The agent's newest key (after a rotation, the new one), or null if it never had one. */
+  /** The agent's live key, else its latest revoked one; null if it never had a key. */
   key: OwnerAgentKey | null;
 }
 
@@ -30,7 +30,7 @@ function ownerOf(ctx: ServiceContext): string {
   return ctx.caller.ownerId;
 }
 
-/** The signed-in owner's agents, newest first, each with its newest key. */
+/** The signed-in owner's agents, newest first, each with its live key (or its last revoked one). */
 export async function listOwnerAgents(ctx: ServiceContext): Promise<OwnerAgent[]> {
   const ownerId = ownerOf(ctx);
   const rows = await ctx.db
@@ -48,7 +48,11 @@ export async function listOwnerAgents(ctx: ServiceContext): Promise<OwnerAgent[]
         rows.map((r) => r.id),
       ),
     )
-    .orderBy(desc(agentKeys.createdAt), desc(agentKeys.id));
+    .orderBy(
+      sql`${agentKeys.revokedAt} is null desc`,
+      desc(agentKeys.createdAt),
+      desc(agentKeys.id),
+    );
   const newest = new Map<string, (typeof keys)[number]>();
   for (const key of keys) if (!newest.has(key.agentId)) newest.set(key.agentId, key);
   return rows.map((row) => {
