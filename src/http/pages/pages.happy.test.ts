@@ -1,5 +1,7 @@
+// biome-ignore lint/style/noRestrictedImports: tests check the rows behind the pages (hashes, revocations, sessions).
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// biome-ignore lint/style/noRestrictedImports: tests check the rows behind the pages (hashes, revocations, sessions).
 import { agentKeys, agents, owners, sessions } from "../../db/schema/index.ts";
 import { hashKey } from "../../services/agents/keys.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
