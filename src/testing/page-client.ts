@@ -1,8 +1,19 @@
 /**
  * @module Test support: a cookie-keeping client for the site's pages, called in-process
- * (`app.request`), that reads CSRF tokens out of forms the way a browser submits them.
+ * (`app.request`) or over HTTP, that reads CSRF tokens out of forms the way a browser
+ * submits them.
  */
-import type { TestApp } from "./app.ts";
+/** What the client talks to: the app in-process, or a running server (see `overHttp`). */
+export interface PageTarget {
+  app: { request(path: string, init?: RequestInit): Response | Promise<Response> };
+}
+
+/** A target that is a real server at `base`, reached with fetch (redirects not followed). */
+export function overHttp(base: string): PageTarget {
+  return {
+    app: { request: (path, init) => fetch(`${base}${path}`, { ...init, redirect: "manual" }) },
+  };
+}
 
 export interface PageResponse {
   status: number;
@@ -17,7 +28,7 @@ export class PageClient {
   readonly cookies = new Map<string, string>();
 
   constructor(
-    private readonly test: Pick<TestApp, "app">,
+    private readonly test: PageTarget,
     private readonly defaults: Record<string, string> = {},
   ) {}
 
