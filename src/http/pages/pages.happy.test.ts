@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // biome-ignore lint/style/noRestrictedImports: tests check the rows behind the pages (hashes, revocations, sessions).
 import { agentKeys, agents, owners, sessions } from "../../db/schema/index.ts";
+import { setAgentStatus } from "../../services/agents/create.ts";
 import { hashKey } from "../../services/agents/keys.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import {
@@ -305,6 +306,28 @@ describe("an owner's whole path through the site", () => {
     });
     expect(resent.location).toBe("/agents?notice=verify-sent");
     expect(mailedLink(test.logs, "verify_email", email)).toMatch(/verify-email\?token=/);
+  });
+
+  it("shows a suspended agent as suspended, in both languages", async () => {
+    const { client } = await signedInClient(test);
+    const page = await client.get("/agents");
+    await client.post("/agents", {
+      _csrf: csrfTokenIn(page.html, "/agents"),
+      name: "Noisy",
+      model: "m",
+    });
+    const [agent] = await test.database.db.select().from(agents).where(eq(agents.name, "Noisy"));
+    await setAgentStatus(
+      { ...test.ctx, caller: { kind: "operator" } },
+      { agentId: agent!.id, status: "suspended", reason: "spam" },
+    );
+    const shown = await client.get("/agents");
+    expect(shown.html).toContain(
+      `class="status status-suspended">${en.agents.statusNames.suspended}<`,
+    );
+    expect(shown.html).toContain(escaped(en.agents.statusHelp.suspended));
+    const spanish = await client.get("/es/agents");
+    expect(spanish.html).toContain(es.agents.statusNames.suspended);
   });
 
   it("resets a forgotten password by the logged link and signs in with the new one", async () => {

@@ -121,6 +121,53 @@ describe("signUp", () => {
   });
 });
 
+describe("concurrent sign-ups", () => {
+  it("let one of two same-handle sign-ups through and answer the same-email pair alike", async () => {
+    const results = await Promise.allSettled([
+      signUp(ctx, {
+        email: "race1@example.org",
+        handle: "racer",
+        password: PASSWORD,
+        lang: "en",
+        ip: "198.51.100.240",
+      }),
+      signUp(ctx, {
+        email: "race2@example.org",
+        handle: "RACER",
+        password: PASSWORD,
+        lang: "en",
+        ip: "198.51.100.241",
+      }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(Conflict);
+
+    const same = await Promise.all([
+      signUp(ctx, {
+        email: "twin@example.org",
+        handle: "twin_a",
+        password: PASSWORD,
+        lang: "en",
+        ip: "198.51.100.242",
+      }),
+      signUp(ctx, {
+        email: "TWIN@example.org",
+        handle: "twin_b",
+        password: PASSWORD,
+        lang: "en",
+        ip: "198.51.100.243",
+      }),
+    ]);
+    expect(same).toEqual([{ outcome: "check_email" }, { outcome: "check_email" }]);
+    const rows = await database.db
+      .select()
+      .from(owners)
+      .where(eq(owners.email, "twin@example.org"));
+    expect(rows).toHaveLength(1);
+  });
+});
+
 describe("verifyEmail", () => {
   it("verifies the owner and their unverified agents once; the link is single-use", async () => {
     const { email, handle } = await newOwner();
