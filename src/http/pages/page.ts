@@ -202,7 +202,10 @@ export function registerPage(
         full,
         bodyLimit({
           maxSize: MAX_FORM_BYTES,
-          onError: async (c) => renderError(await pageFor(c as Context<AppEnv>), 413),
+          onError: async (c) => {
+            setPageHeaders(c as Context<AppEnv>, options);
+            return renderError(await pageFor(c as Context<AppEnv>), 413);
+          },
         }),
         run,
       );

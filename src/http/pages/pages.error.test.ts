@@ -254,5 +254,6 @@ describe("unknown pages, wrong methods, wrong bodies", () => {
     });
     expect(big.status).toBe(413);
     expect(big.html).toContain(escaped(en.errorPage[413]));
+    expect(big.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 });
