@@ -13,10 +13,12 @@ import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
+import { pageNotFound, registerPages, wantsHtml } from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { DomainError } from "./services/errors.ts";
+import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 
 export interface AppDeps {
   /** The base service context (anonymous caller); requests derive theirs from it. */
@@ -31,6 +33,11 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
   const resolveIp = clientIpResolver(deps.trustProxy);
+  // Sign-in and mail throttles live as long as the app when the runtime supplied none.
+  const services: ServiceContext = {
+    ...deps.services,
+    throttles: deps.services.throttles ?? createMemoryOwnerThrottles(),
+  };
 
   app.use(requestId({ headerName: "X-Request-Id" }));
   app.use(async (c, next) => {
@@ -46,7 +53,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set("baseUrl", deps.baseUrl);
     c.set("clientIp", ip);
     c.set("logger", logger);
-    c.set("ctx", { ...deps.services, logger });
+    c.set("ctx", { ...services, logger });
     await next();
     logger.info(
       {
@@ -96,9 +103,16 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const documentJson = JSON.stringify(document);
   app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));
   registerPublic(app, document);
+  registerPages(app);
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
+    // Browsers asking for a page get an HTML page; the API and every other client, problem+json.
+    if (wantsHtml(c)) {
+      return allowed.length > 0
+        ? pageNotFound(c, 405, { allow: allowed.join(", ") })
+        : pageNotFound(c, 404);
+    }
     if (allowed.length > 0) {
       return problem(c, 405, `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`, {
         headers: { allow: allowed.join(", ") },

@@ -6,6 +6,8 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createSmtpMailer } from "./services/owners/mailer.ts";
+import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { createRateLimits } from "./services/ratelimit/redis.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
@@ -74,7 +76,9 @@ export async function openRuntime(
       keyPrefix: config.KEY_PREFIX,
     },
     caller: { kind: "anonymous" },
+    throttles: createMemoryOwnerThrottles(),
   };
+  if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
@@ -97,6 +101,7 @@ export async function openRuntime(
     close: async () => {
       await worker?.stop();
       await services.rateLimits?.close();
+      await services.mailer?.close();
       await database.close();
       unlock();
     },

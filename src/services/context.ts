@@ -1,6 +1,8 @@
 /** @module The context every service verb receives: database, clock, logger, caller. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
+import type { Mailer } from "./owners/mailer.ts";
+import type { OwnerThrottles } from "./owners/throttle.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
 import type { Embedder } from "./search/embedder.ts";
 import type { SearchSettings } from "./search/settings.ts";
@@ -45,6 +47,10 @@ export interface ServiceContext {
   search?: Partial<SearchSettings>;
   /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */
   rateLimits?: RateLimits;
+  /** Account mail (SMTP_URL); without one, links are written to the log. */
+  mailer?: Mailer;
+  /** Sign-in and mail throttles; the app supplies in-process ones when absent. */
+  throttles?: OwnerThrottles;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

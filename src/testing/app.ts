@@ -21,7 +21,12 @@ export interface TestApp {
  * contract's exact limits or a Redis store. `close()` closes the store too.
  */
 export async function createTestApp(
-  options: { trustProxy?: string[]; services?: Partial<Omit<ServiceContext, "db">> } = {},
+  options: {
+    trustProxy?: string[];
+    services?: Partial<Omit<ServiceContext, "db">>;
+    /** The public URL (default http://quire.test); https makes cookies Secure. */
+    baseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
@@ -32,11 +37,16 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: "debug" }, sink);
-  const ctx = testContext(database, { logger, ...options.services });
+  const baseUrl = options.baseUrl ?? "http://quire.test";
+  const ctx = testContext(database, {
+    logger,
+    settings: { baseUrl, chunkMaxChars: 2000, keyPrefix: "quire" },
+    ...options.services,
+  });
   const app = buildApp({
     services: ctx,
     logger,
-    baseUrl: "http://quire.test",
+    baseUrl,
     trustProxy: options.trustProxy ?? [],
   });
   return {

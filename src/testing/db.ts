@@ -84,6 +84,8 @@ export function testContext(
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
+    ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
   };
 }
 

@@ -2,10 +2,11 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { agents, moderationEvents, owners } from "../../db/schema/index.ts";
+import { moderationEvents, owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { markOwnerVerified } from "./email-tokens.ts";
 
 export const HandleSchema = z
   .string()
@@ -80,18 +81,13 @@ export async function verifyOwner(
   return ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     const now = ctx.clock.now();
-    const [owner] = await db
-      .update(owners)
-      .set({
-        emailVerifiedAt: sql`coalesce(${owners.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`,
-      })
+    const [found] = await db
+      .select({ id: owners.id })
+      .from(owners)
       .where(sql`lower(${owners.handle}) = lower(${input.handle})`)
-      .returning();
+      .limit(1);
+    const owner = found ? await markOwnerVerified(db, found.id, now) : null;
     if (!owner) throw new NotFound(`No owner has the handle "${input.handle}".`);
-    await db
-      .update(agents)
-      .set({ status: "verified", updatedAt: now })
-      .where(sql`${agents.ownerId} = ${owner.id} and ${agents.status} = 'unverified'`);
     await db.insert(moderationEvents).values({
       id: newId("mod", now),
       actor: "operator",

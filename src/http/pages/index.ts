@@ -1,0 +1,16 @@
+/** @module The site's pages (hono/jsx, server-rendered, usable without JavaScript), EN and ES. */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { registerAccountPages } from "./account.tsx";
+import { registerAgentPages } from "./agents.tsx";
+import { registerAssets } from "./assets.ts";
+import { registerHomePage } from "./home.tsx";
+
+export { pageNotFound, wantsHtml } from "./errors.tsx";
+
+export function registerPages(app: OpenAPIHono<AppEnv>): void {
+  registerAssets(app);
+  registerHomePage(app);
+  registerAccountPages(app);
+  registerAgentPages(app);
+}

@@ -1,0 +1,239 @@
+/**
+ * @module What every page handler gets (language, messages, session, service context, form)
+ * and the one wrapper that registers a page in both languages with its security headers,
+ * first-visit language detection, session lookup, form parsing and CSRF check.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ServiceContext } from "../../services/context.ts";
+import { DomainError, RateLimited } from "../../services/errors.ts";
+import type { OwnerSession } from "../../services/owners/session.ts";
+import { sessionFromToken } from "../../services/owners/session.ts";
+import type { AppEnv } from "../env.ts";
+import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
+import {
+  CSRF_FIELD,
+  csrfCookieKey,
+  csrfMatches,
+  maskCsrf,
+  newCsrfCookieValue,
+  sessionCsrfKey,
+} from "./csrf.ts";
+import { renderErrorPage } from "./errors.tsx";
+import {
+  CATALOGS,
+  LANGS,
+  type Lang,
+  localePath,
+  type Messages,
+  preferredLang,
+  splitLocale,
+} from "./i18n/index.ts";
+
+export interface Page {
+  c: Context<AppEnv>;
+  lang: Lang;
+  t: Messages;
+  /** The path without its language prefix (`/agents` for `/es/agents`). */
+  path: string;
+  session: OwnerSession | null;
+  /** The request's service context, acting for the signed-in owner (or anonymous). */
+  ctx: ServiceContext;
+  /** The submitted form fields (POST); strings only. */
+  form: Record<string, string>;
+  /** A CSRF token for a form on this page (sets the signed-out cookie when needed). */
+  csrfToken(): string;
+  /** This page's language version of a language-free path. */
+  href(path: string): string;
+}
+
+export type PageHandler = (p: Page) => Promise<Response> | Response;
+
+export interface PageOptions {
+  /** The page carries a one-time token in its URL: send no Referer anywhere from it. */
+  tokenInUrl?: boolean;
+}
+
+/** Form bodies are small; anything larger is refused before it is read. */
+export const MAX_FORM_BYTES = 16 * 1024;
+
+const ONE_YEAR = 365 * 24 * 60 * 60;
+const CSRF_COOKIE_MAX_AGE = 24 * 60 * 60;
+
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export function renderError(
+  p: Page,
+  status: number,
+  extra?: { headers?: Record<string, string> },
+): Promise<Response> {
+  return renderErrorPage(p, status, extra);
+}
+
+export function setPageHeaders(c: Context<AppEnv>, options: PageOptions = {}): void {
+  c.header("Content-Security-Policy", PAGE_CSP);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("X-Frame-Options", "DENY");
+  c.header("Referrer-Policy", options.tokenInUrl ? "no-referrer" : "same-origin");
+  c.header("Cache-Control", "no-store");
+  c.header("Vary", "Accept-Language, Cookie");
+}
+
+/** Builds the Page for a request (session looked up; stale session cookies cleared). */
+export async function pageFor(
+  c: Context<AppEnv>,
+  form: Record<string, string> = {},
+): Promise<Page> {
+  const { lang, path } = splitLocale(c.req.path);
+  const base = c.get("ctx");
+  const token = readCookie(c, COOKIES.session);
+  let session: OwnerSession | null = null;
+  if (token !== undefined) {
+    session = await sessionFromToken(base, { token });
+    if (!session) clearCookie(c, COOKIES.session);
+  }
+  const ctx: ServiceContext = session
+    ? {
+        ...base,
+        caller: {
+          kind: "owner",
+          ownerId: session.owner.id,
+          handle: session.owner.handle,
+          role: session.owner.role,
+        },
+      }
+    : { ...base, caller: { kind: "anonymous" } };
+  return {
+    c,
+    lang,
+    t: CATALOGS[lang],
+    path,
+    session,
+    ctx,
+    form,
+    csrfToken() {
+      if (session) return maskCsrf(sessionCsrfKey(session.csrfSecret));
+      let key = csrfCookieKey(readCookie(c, COOKIES.csrf));
+      if (!key) {
+        const value = newCsrfCookieValue();
+        writeCookie(c, COOKIES.csrf, value, CSRF_COOKIE_MAX_AGE);
+        key = csrfCookieKey(value)!;
+      }
+      return maskCsrf(key);
+    },
+    href: (to) => localePath(lang, to),
+  };
+}
+
+/** Whether a POST carries a valid CSRF token for its session (or signed-out cookie). */
+function csrfValid(p: Page): boolean {
+  // Browsers say where a request came from; a cross-site form post is refused outright.
+  if (p.c.req.header("sec-fetch-site") === "cross-site") return false;
+  const token = p.form[CSRF_FIELD];
+  if (p.session) return csrfMatches(token, sessionCsrfKey(p.session.csrfSecret));
+  const key = csrfCookieKey(readCookie(p.c, COOKIES.csrf));
+  return key !== null && csrfMatches(token, key);
+}
+
+/** The form fields of a POST, or null when the body is not a form. */
+async function readForm(c: Context<AppEnv>): Promise<Record<string, string> | null> {
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (
+    !type.startsWith("application/x-www-form-urlencoded") &&
+    !type.startsWith("multipart/form-data")
+  ) {
+    return null;
+  }
+  const body = await c.req.parseBody();
+  const form: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === "string") form[name] = value;
+  }
+  return form;
+}
+
+/**
+ * Registers a page at its English path and at `/es` + path. GETs on English paths from a
+ * browser with no language cookie yet are redirected to Spanish when Accept-Language
+ * prefers it (first visit only: after that the switch decides). POSTs must be forms with a
+ * valid CSRF token (403 otherwise). Domain errors a handler does not catch become the error
+ * page in the page's language; anything else is logged and becomes a 500 page.
+ */
+export function registerPage(
+  app: OpenAPIHono<AppEnv>,
+  method: "GET" | "POST",
+  path: string,
+  handler: PageHandler,
+  options: PageOptions = {},
+): void {
+  for (const lang of LANGS) {
+    const run = async (c: Context<AppEnv>) => {
+      setPageHeaders(c, options);
+      if (method === "GET" && lang === "en" && readCookie(c, COOKIES.lang) === undefined) {
+        if (preferredLang(c.req.header("accept-language")) === "es") {
+          const url = new URL(c.req.url);
+          return c.redirect(`${localePath("es", path)}${url.search}`, 302);
+        }
+      }
+      writeCookie(c, COOKIES.lang, lang, ONE_YEAR);
+      let form: Record<string, string> = {};
+      if (method === "POST") {
+        const parsed = await readForm(c);
+        if (!parsed) return renderError(await pageFor(c), 415);
+        form = parsed;
+      }
+      const p = await pageFor(c, form);
+      try {
+        if (method === "POST" && !csrfValid(p)) {
+          p.ctx.logger.warn({ path: c.req.path }, "form refused: missing or wrong CSRF token");
+          return await renderError(p, 403);
+        }
+        return await handler(p);
+      } catch (error) {
+        return errorResponse(p, error);
+      }
+    };
+    const full = localePath(lang, path);
+    if (method === "POST") {
+      app.post(
+        full,
+        bodyLimit({
+          maxSize: MAX_FORM_BYTES,
+          onError: async (c) => {
+            setPageHeaders(c as Context<AppEnv>, options);
+            return renderError(await pageFor(c as Context<AppEnv>), 413);
+          },
+        }),
+        run,
+      );
+    } else {
+      app.get(full, run);
+    }
+  }
+}
+
+/** Maps what a handler threw to an error page; the one place pages do this. */
+export async function errorResponse(p: Page, error: unknown): Promise<Response> {
+  if (error instanceof DomainError) {
+    const status = {
+      invalid: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      conflict: 409,
+      payload_too_large: 413,
+      unsupported_media_type: 415,
+      rate_limited: 429,
+      unavailable: 503,
+      not_implemented: 501,
+    }[error.code];
+    const headers: Record<string, string> = {};
+    if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
+    return renderError(p, status, { headers });
+  }
+  p.ctx.logger.error({ err: error }, "page failed");
+  return renderError(p, 500);
+}

@@ -1,0 +1,132 @@
+/** @module signUp: a new owner account from the site (email, handle, password). */
+import { sql } from "drizzle-orm";
+import { owners } from "../../db/schema/index.ts";
+import type { ServiceContext } from "../context.ts";
+import { Conflict, type FieldIssue, Invalid, RateLimited } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { EmailSchema, HandleSchema, isUniqueViolation } from "./create.ts";
+import { issueEmailToken } from "./email-tokens.ts";
+import type { Locale } from "./mail-text.ts";
+import { sendAccountMail, siteLink } from "./mailer.ts";
+import { hashPassword, passwordProblem } from "./password.ts";
+import { ownerThrottles, throttleKeys } from "./throttle.ts";
+
+export interface SignUpInput {
+  email: string;
+  handle: string;
+  password: string;
+  /** The language of the page, for the mail. */
+  lang: Locale;
+  /** The client IP, for the mail throttle. */
+  ip: string;
+}
+
+/** Every failed field of a sign-up at once (names: email, handle, password). */
+export function signUpIssues(input: { email: unknown; handle: unknown; password: unknown }): {
+  issues: FieldIssue[];
+  email: string;
+  handle: string;
+} {
+  const issues: FieldIssue[] = [];
+  const email = EmailSchema.safeParse(typeof input.email === "string" ? input.email : "");
+  if (!email.success)
+    issues.push({ in: "body", name: "email", message: "must be an email address" });
+  const handle = HandleSchema.safeParse(typeof input.handle === "string" ? input.handle : "");
+  if (!handle.success)
+    issues.push({
+      in: "body",
+      name: "handle",
+      message: handle.error.issues[0]?.message ?? "is not a valid handle",
+    });
+  const problem = passwordProblem(typeof input.password === "string" ? input.password : "");
+  if (problem) issues.push({ in: "body", name: "password", message: problem });
+  return { issues, email: email.data ?? "", handle: handle.data ?? "" };
+}
+
+/**
+ * Creates an unverified owner and mails a verification link (48 hours, single use).
+ *
+ * An email that already has an account gets the same answer as a new one, and the account's
+ * holder is mailed a notice instead: the page must not reveal which addresses have accounts.
+ * Handles are public (they sign every agent), so a taken handle is a plain 409.
+ * The password is hashed in every case, so both paths take the same time.
+ */
+export async function signUp(
+  ctx: ServiceContext,
+  input: SignUpInput,
+): Promise<{ outcome: "check_email" }> {
+  const { issues, email, handle } = signUpIssues(input);
+  if (issues.length > 0) throw new Invalid("The sign-up form has errors; see errors.", issues);
+
+  const throttles = ownerThrottles(ctx);
+  const keys = throttleKeys(email, input.ip);
+  const wait = await throttles.mail.blockedFor(keys);
+  if (wait > 0) throw new RateLimited("Too many emails were asked for; try again later.", wait);
+
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  const [taken] = await ctx.db
+    .select({
+      id: owners.id,
+      handle: owners.handle,
+      email: owners.email,
+      handleTaken: sql<boolean>`lower(${owners.handle}) = lower(${handle})`,
+    })
+    .from(owners)
+    .where(sql`lower(${owners.handle}) = lower(${handle}) or lower(${owners.email}) = ${email}`)
+    .orderBy(sql`lower(${owners.handle}) = lower(${handle}) desc`)
+    .limit(1);
+  if (taken?.handleTaken) throw handleTaken();
+  if (taken) {
+    await throttles.mail.hit(keys);
+    void sendAccountMail(ctx, {
+      to: taken.email,
+      handle: taken.handle,
+      lang: input.lang,
+      purpose: "account_exists",
+      link: `${ctx.settings.baseUrl}${input.lang === "es" ? "/es" : ""}/forgot-password`,
+    });
+    return { outcome: "check_email" };
+  }
+
+  const id = newId("own", now);
+  let token: string;
+  try {
+    token = await ctx.db.transaction(async (tx) => {
+      const db = tx as unknown as typeof ctx.db;
+      await db.insert(owners).values({ id, handle, email, passwordHash, createdAt: now });
+      return issueEmailToken(db, id, "verify_email", now);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // A concurrent sign-up took the handle or the email between the check and the insert.
+    if (constraintOf(error) === "owners_email_lower_idx") return { outcome: "check_email" };
+    throw handleTaken();
+  }
+  await throttles.mail.hit(keys);
+  ctx.logger.info({ owner_id: id, handle }, "owner signed up");
+  void sendAccountMail(ctx, {
+    to: email,
+    handle,
+    lang: input.lang,
+    purpose: "verify_email",
+    link: siteLink(ctx, input.lang, "/verify-email", token),
+  });
+  return { outcome: "check_email" };
+}
+
+function handleTaken(): Conflict {
+  return new Conflict("That handle is taken; choose another.");
+}
+
+function constraintOf(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let e: unknown = error;
+  while (e && typeof e === "object" && !seen.has(e)) {
+    seen.add(e);
+    const c = (e as { constraint?: unknown }).constraint;
+    if (typeof c === "string") return c;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
