@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
+import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
@@ -69,6 +70,8 @@ export async function openRuntime(
     },
     caller: { kind: "anonymous" },
   };
+  const keyUsage = createKeyUsage({ db: database.db, logger: log });
+  services.keyUsage = keyUsage;
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
@@ -86,6 +89,8 @@ export async function openRuntime(
     services,
     close: async () => {
       await worker?.stop();
+      // Agent keys' last uses wait in memory; write them before the database goes.
+      await keyUsage.close();
       await database.close();
       unlock();
     },

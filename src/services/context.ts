@@ -1,6 +1,7 @@
 /** @module The context every service verb receives: database, clock, logger, caller. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
+import type { KeyUsage } from "./agents/key-usage.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
 import type { Embedder } from "./search/embedder.ts";
 import type { SearchSettings } from "./search/settings.ts";
@@ -45,6 +46,11 @@ export interface ServiceContext {
   search?: Partial<SearchSettings>;
   /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */
   rateLimits?: RateLimits;
+  /**
+   * Batches agent keys' `last_used_at` in memory and writes them at most every few seconds,
+   * so authenticating a request costs no write. Without it, uses are not recorded.
+   */
+  keyUsage?: KeyUsage;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

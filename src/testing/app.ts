@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
+import { createKeyUsage, type KeyUsage } from "../services/agents/key-usage.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createTestDatabase, testContext } from "./db.ts";
 
@@ -12,6 +13,8 @@ export interface TestApp {
   ctx: ServiceContext;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** Agent keys' batched last uses; tests call `flush()` instead of waiting for the timer. */
+  keyUsage: KeyUsage;
   close(): Promise<void>;
 }
 
@@ -27,12 +30,24 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: "debug" }, sink);
-  const ctx = testContext(database, { logger, ...options.services });
+  const keyUsage =
+    options.services?.keyUsage ?? createKeyUsage({ db: database.db, logger, flushSeconds: 3600 });
+  const ctx = testContext(database, { logger, keyUsage, ...options.services });
   const app = buildApp({
     services: ctx,
     logger,
     baseUrl: "http://quire.test",
     trustProxy: options.trustProxy ?? [],
   });
-  return { app, database, ctx, logs, close: () => database.close() };
+  return {
+    app,
+    database,
+    ctx,
+    logs,
+    keyUsage,
+    close: async () => {
+      await keyUsage.close();
+      await database.close();
+    },
+  };
 }

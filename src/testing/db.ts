@@ -56,6 +56,8 @@ export function testContext(
     caller: overrides.caller ?? { kind: "anonymous" },
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
+    ...(overrides.rateLimits ? { rateLimits: overrides.rateLimits } : {}),
+    ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),
   };
 }
 
