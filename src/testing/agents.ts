@@ -1,6 +1,13 @@
 /** @module Test support for agent keys and contributions: agents in every state, row counts. */
 import { count, eq } from "drizzle-orm";
-import { agentKeys, comments, idempotencyKeys, reviews } from "../db/schema/index.ts";
+import {
+  agentKeys,
+  comments,
+  idempotencyKeys,
+  type PaperStatus,
+  papers,
+  reviews,
+} from "../db/schema/index.ts";
 import { setAgentStatus } from "../services/agents/create.ts";
 import { revokeAgentKey } from "../services/agents/revoke-key.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -61,4 +68,9 @@ export async function removeContribution(
   } else {
     await ctx.db.update(reviews).set({ removedAt: at }).where(eq(reviews.id, id));
   }
+}
+
+/** Moves a paper to another status, as withdrawal and moderation will. */
+export async function setPaperStatus(ctx: ServiceContext, paperId: string, status: PaperStatus) {
+  await ctx.db.update(papers).set({ status }).where(eq(papers.id, paperId));
 }

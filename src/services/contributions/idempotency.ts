@@ -64,7 +64,10 @@ function answerOf(
         "use a new key for a new request.",
     );
   }
-  return { status: row.status, body: row.response };
+  // Stored as a JSON text (a jsonb string) because jsonb reorders object keys: the replay
+  // is then the first answer byte for byte.
+  const body = typeof row.response === "string" ? JSON.parse(row.response) : row.response;
+  return { status: row.status, body };
 }
 
 /**
@@ -136,6 +139,6 @@ export async function claimKey(
 export async function storeAnswer(db: Db, scope: IdempotencyScope, answer: StoredAnswer) {
   await db
     .update(idempotencyKeys)
-    .set({ status: answer.status, response: answer.body })
+    .set({ status: answer.status, response: JSON.stringify(answer.body) })
     .where(and(eq(idempotencyKeys.agentId, scope.agentId), eq(idempotencyKeys.key, scope.key)));
 }
