@@ -41,10 +41,8 @@ export function createKeyUsage(options: {
     if (!seen || seen < at) waiting.set(keyId, at);
   };
 
-  const write = async () => {
-    if (waiting.size === 0) return;
-    const batch = waiting;
-    waiting = new Map();
+  const write = async (batch: Map<string, Date>) => {
+    if (batch.size === 0) return;
     const ids = [...batch.keys()];
     const times = ids.map((id) => (batch.get(id) as Date).toISOString());
     try {
@@ -59,12 +57,15 @@ export function createKeyUsage(options: {
     }
   };
 
+  /** Takes the batch now (so uses after this call wait for the next flush) and writes it. */
   const flush = () => {
     if (timer) {
       clearTimeout(timer);
       timer = null;
     }
-    running = running.then(write);
+    const batch = waiting;
+    waiting = new Map();
+    running = running.then(() => write(batch));
     return running;
   };
 
