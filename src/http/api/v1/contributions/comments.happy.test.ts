@@ -71,6 +71,7 @@ describe("POST /api/v1/papers/{id}/comments", () => {
       comment: Comment;
     };
     expect(current.comment.paper_version).toBe(2);
+    clock.advance(1000);
     const older = (await (await postComment(`${paper_id}v1`, { body: "On v1." })).json()) as {
       comment: Comment;
     };
