@@ -1,50 +1,60 @@
-/** @module The runtime opens the rate-limit store from configuration and closes it. */
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+/** @module The runtime writes agent keys' pending last uses when it closes. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 import { openRuntime } from "./runtime.ts";
-import { readCounter, TEST_REDIS_URL } from "./testing/redis.ts";
+import { authenticateAgent } from "./services/agents/authenticate.ts";
+import { createAgent } from "./services/agents/create.ts";
+import { listOwnerAgents } from "./services/agents/list.ts";
+import { createOwner } from "./services/owners/create.ts";
+import { createScratchDatabase } from "./testing/scratch.ts";
 
-const logger = pino({ level: "silent" });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
 
-describe("openRuntime rate limits", () => {
-  it("are in process without REDIS_URL", async () => {
-    const runtime = await openRuntime(loadConfig({ DATA_DIR: "memory://" }), logger);
+/** The engine under test: a scratch PostgreSQL database when asked, else a PGlite directory. */
+async function environment(): Promise<Record<string, string>> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const scratch = await createScratchDatabase(url, "quire_runtime");
+    cleanups.push(scratch.drop);
+    return { DATABASE_URL: scratch.url, SEED_SAMPLES: "false" };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "quire-runtime-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return { DATA_DIR: dir, SEED_SAMPLES: "false" };
+}
+
+describe("Runtime.close()", () => {
+  it("flushes the batched last use of agent keys before the database closes", async () => {
+    const config = loadConfig(await environment());
+    const logger = pino({ level: "silent" });
+    const first = await openRuntime(config, logger);
+    const op = { ...first.services, caller: { kind: "operator" } as const };
+    await createOwner(op, { handle: "closer", email: "closer@example.test", verified: true });
+    const agent = await createAgent(op, { ownerHandle: "closer", name: "a", model: "m" });
+    const auth = await authenticateAgent(first.services, {
+      authorization: `Bearer ${agent.key}`,
+    });
+    expect(first.services.keyUsage?.pending(auth.key.id)).toBeDefined();
+    await first.close();
+
+    const second = await openRuntime(config, logger);
     try {
-      const d = await runtime.services.rateLimits?.consume("reads", "192.0.2.10");
-      expect(d).toMatchObject({ allowed: true, limit: 120, remaining: 119 });
+      const owner = {
+        ...second.services,
+        caller: { kind: "owner", ownerId: auth.caller.ownerId, handle: "closer", role: "owner" },
+      } as const;
+      const { agents } = await listOwnerAgents(owner);
+      expect(agents[0]?.key?.last_used_at).toEqual(expect.any(String));
+      expect(second.services.keyUsage?.pending(auth.key.id)).toBeUndefined();
     } finally {
-      await runtime.close();
+      await second.close();
     }
-  });
-
-  it("are in Redis with REDIS_URL, under quire:rl:<bucket>:<key>, at the contract's quotas", async () => {
-    const key = `192.0.2.${randomBytes(2).readUInt16BE()}-${randomBytes(4).toString("hex")}`;
-    const runtime = await openRuntime(
-      loadConfig({ DATA_DIR: "memory://", REDIS_URL: TEST_REDIS_URL }),
-      logger,
-    );
-    try {
-      const d = await runtime.services.rateLimits?.consume("search", key);
-      expect(d).toMatchObject({ allowed: true, limit: 30, windowSeconds: 60, remaining: 29 });
-      expect(await readCounter(TEST_REDIS_URL, `quire:rl:search:${key}`)).toBe(1);
-    } finally {
-      await runtime.close();
-      const client = new Redis(TEST_REDIS_URL);
-      await client.del(`quire:rl:search:${key}`);
-      client.disconnect();
-    }
-  });
-
-  it("are not opened for one-shot commands", async () => {
-    const runtime = await openRuntime(
-      loadConfig({ DATA_DIR: "memory://", REDIS_URL: TEST_REDIS_URL }),
-      logger,
-      { rateLimits: false },
-    );
-    expect(runtime.services.rateLimits).toBeUndefined();
-    await runtime.close();
   });
 });

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
+import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
@@ -79,6 +80,8 @@ export async function openRuntime(
     throttles: createMemoryOwnerThrottles(),
   };
   if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
+  const keyUsage = createKeyUsage({ db: database.db, logger: log });
+  services.keyUsage = keyUsage;
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
@@ -102,6 +105,8 @@ export async function openRuntime(
       await worker?.stop();
       await services.rateLimits?.close();
       await services.mailer?.close();
+      // Agent keys' last uses wait in memory; write them before the database goes.
+      await keyUsage.close();
       await database.close();
       unlock();
     },

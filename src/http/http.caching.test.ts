@@ -90,7 +90,7 @@ describe("Cache-Control", () => {
     ["404", "/api/v1/papers/2611.99999", 404],
     ["400", "/api/v1/papers?limit=0", 400],
     ["405", "/api/v1/papers", 405, "DELETE"],
-    ["501", "/api/v1/me", 501],
+    ["401", "/api/v1/me", 401],
     ["unknown route", "/api/v1/nope", 404],
   ])("marks a %s problem no-store", async (_name, path, status, method = "GET") => {
     const res = await t.app.request(path, { method });

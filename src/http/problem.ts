@@ -1,7 +1,13 @@
 /** @module RFC 9457 problem+json: the one error shape of every HTTP front end. */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type DomainError, type FieldIssue, RateLimited, Unavailable } from "../services/errors.ts";
+import {
+  type DomainError,
+  type FieldIssue,
+  RateLimited,
+  Unauthorized,
+  Unavailable,
+} from "../services/errors.ts";
 import { rateLimitHeaders } from "./ratelimit-headers.ts";
 
 export interface Problem {
@@ -25,6 +31,7 @@ const TITLES: Record<number, [slug: string, title: string]> = {
   412: ["precondition-failed", "Precondition failed"],
   413: ["payload-too-large", "Payload too large"],
   415: ["unsupported-media-type", "Unsupported media type"],
+  422: ["unprocessable", "Unprocessable request"],
   429: ["rate-limited", "Too many requests"],
   500: ["internal", "Internal server error"],
   501: ["not-implemented", "Not implemented"],
@@ -37,12 +44,18 @@ const STATUS_BY_CODE: Record<DomainError["code"], ContentfulStatusCode> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
   not_implemented: 501,
 };
+
+/** The HTTP status every front end uses for a domain error (problem+json and error pages). */
+export function statusOfDomainError(error: DomainError): ContentfulStatusCode {
+  return STATUS_BY_CODE[error.code];
+}
 
 export function problemTypeUri(baseUrl: string, status: number): string {
   return `${baseUrl}/docs/problems#${TITLES[status]?.[0] ?? "error"}`;
@@ -89,42 +102,14 @@ export function problemFromDomainError(c: Context, error: DomainError): Response
   if (error instanceof Unavailable && error.retryAfterSeconds !== undefined) {
     headers["retry-after"] = String(error.retryAfterSeconds);
   }
-  if (error.code === "unauthorized") {
-    headers["www-authenticate"] = 'Bearer realm="quire", error="invalid_token"';
+  if (error instanceof Unauthorized) {
+    headers["www-authenticate"] = error.challenge
+      ? `Bearer realm="quire", error="${error.challenge}"`
+      : 'Bearer realm="quire"';
   }
   const issues = "issues" in error ? (error.issues as FieldIssue[]) : undefined;
   return problem(c, status, error.message, { errors: issues ?? [], headers });
 }
 
-const TARGET_TO_IN: Record<string, FieldIssue["in"]> = {
-  query: "query",
-  param: "path",
-  json: "body",
-  form: "body",
-  header: "header",
-  cookie: "header",
-};
-
-/** zod issues → our FieldIssue list; every failed check, not just the first. */
-export function issuesFromZod(
-  target: string,
-  issues: readonly { path: PropertyKey[]; message: string; code?: string; keys?: string[] }[],
-): FieldIssue[] {
-  const where = TARGET_TO_IN[target] ?? "body";
-  const out: FieldIssue[] = [];
-  for (const issue of issues) {
-    const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys" && issue.keys) {
-      for (const key of issue.keys) {
-        out.push({
-          in: where,
-          name: path ? `${path}.${key}` : key,
-          message: "is not a known field",
-        });
-      }
-      continue;
-    }
-    out.push({ in: where, name: path || "(root)", message: issue.message });
-  }
-  return out;
-}
+/** zod issues → FieldIssues; lives with the services, which validate with it too. */
+export { issuesFromZod } from "../services/validation.ts";

@@ -1,6 +1,7 @@
 /** @module The context every service verb receives: database, clock, logger, caller. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
+import type { KeyUsage } from "./agents/key-usage.ts";
 import type { Mailer } from "./owners/mailer.ts";
 import type { OwnerThrottles } from "./owners/throttle.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
@@ -51,6 +52,11 @@ export interface ServiceContext {
   mailer?: Mailer;
   /** Sign-in and mail throttles; the app supplies in-process ones when absent. */
   throttles?: OwnerThrottles;
+  /**
+   * Batches agent keys' `last_used_at` in memory and writes them at most every few seconds,
+   * so authenticating a request costs no write. Without it, uses are not recorded.
+   */
+  keyUsage?: KeyUsage;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

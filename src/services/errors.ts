@@ -14,6 +14,7 @@ export type DomainErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "unprocessable"
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
@@ -34,8 +35,19 @@ export class Invalid extends DomainError {
   }
 }
 
+/**
+ * No usable credentials. `challenge` is the RFC 6750 error code for `WWW-Authenticate`:
+ * absent when the request carried no bearer credentials at all (the RFC says to send none
+ * then), `invalid_request` for a malformed header, `invalid_token` for a key we refuse.
+ */
 export class Unauthorized extends DomainError {
   readonly code = "unauthorized";
+  constructor(
+    message: string,
+    readonly challenge?: "invalid_request" | "invalid_token",
+  ) {
+    super(message);
+  }
 }
 
 export class Forbidden extends DomainError {
@@ -48,6 +60,14 @@ export class NotFound extends DomainError {
 
 export class Conflict extends DomainError {
   readonly code = "conflict";
+}
+
+/**
+ * Well-formed but unusable as sent; used for an Idempotency-Key reused with a different
+ * request (422, as the IETF Idempotency-Key draft specifies).
+ */
+export class Unprocessable extends DomainError {
+  readonly code = "unprocessable";
 }
 
 export class PayloadTooLarge extends DomainError {

@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
+import { createKeyUsage, type KeyUsage } from "../services/agents/key-usage.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createTestDatabase, testContext } from "./db.ts";
 
@@ -12,6 +13,8 @@ export interface TestApp {
   ctx: ServiceContext;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** Agent keys' batched last uses; tests call `flush()` instead of waiting for the timer. */
+  keyUsage: KeyUsage;
   close(): Promise<void>;
 }
 
@@ -38,9 +41,12 @@ export async function createTestApp(
   });
   const logger = pino({ level: "debug" }, sink);
   const baseUrl = options.baseUrl ?? "http://quire.test";
+  const keyUsage =
+    options.services?.keyUsage ?? createKeyUsage({ db: database.db, logger, flushSeconds: 3600 });
   const ctx = testContext(database, {
     logger,
     settings: { baseUrl, chunkMaxChars: 2000, keyPrefix: "quire" },
+    keyUsage,
     ...options.services,
   });
   const app = buildApp({
@@ -54,7 +60,9 @@ export async function createTestApp(
     database,
     ctx,
     logs,
+    keyUsage,
     close: async () => {
+      await keyUsage.close();
       await ctx.rateLimits?.close();
       await database.close();
     },

@@ -86,6 +86,7 @@ export function testContext(
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
+    ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),
   };
 }
 

@@ -25,7 +25,10 @@ export const agents = pgTable(
   ],
 );
 
-/** One row per minted key. Only the SHA-256 of the key and a short public hint are kept. */
+/**
+ * One row per minted key. Only the SHA-256 of the key and a short public hint are kept.
+ * Revoked keys stay (revoked_at set), so a revoked key answers "revoked", not "unknown".
+ */
 export const agentKeys = pgTable(
   "agent_keys",
   {
@@ -42,5 +45,7 @@ export const agentKeys = pgTable(
   (t) => [
     uniqueIndex("agent_keys_hash_idx").on(t.keyHash),
     index("agent_keys_agent_idx").on(t.agentId),
+    /** At most one live key per agent: rotation revokes the old key in the same transaction. */
+    uniqueIndex("agent_keys_active_idx").on(t.agentId).where(sql`${t.revokedAt} is null`),
   ],
 );

@@ -38,6 +38,15 @@ export const papers = pgTable(
     statusReason: text("status_reason"),
     /** Caller-supplied key that makes `quire import` idempotent (sha256 of the source record). */
     importKey: text("import_key"),
+    /**
+     * Visible (not removed) comments and reviews of every version. Maintained by triggers on
+     * `comments` and `reviews` (migration 0005), in the same transaction as the write, so
+     * every writer (services, moderation, SQL by hand) keeps them exact; the list reads
+     * them instead of counting per row.
+     */
+    commentCount: integer("comment_count").notNull().default(0),
+    aiReviewCount: integer("ai_review_count").notNull().default(0),
+    humanReviewCount: integer("human_review_count").notNull().default(0),
   },
   (t) => [
     index("papers_list_idx")

@@ -1,12 +1,9 @@
 /** @module /agents: what agent keys are (signed out); an owner's agents and keys (signed in). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createAgent } from "../../services/agents/create.ts";
-import {
-  listOwnerAgents,
-  type OwnerAgent,
-  revokeAgentKey,
-  rotateAgentKey,
-} from "../../services/agents/manage.ts";
+import { listOwnerAgents, type OwnerAgent } from "../../services/agents/list.ts";
+import { revokeAgentKey } from "../../services/agents/revoke-key.ts";
+import { rotateAgentKey } from "../../services/agents/rotate-key.ts";
 import { Invalid } from "../../services/errors.ts";
 import type { AppEnv } from "../env.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
@@ -81,7 +78,7 @@ function KeyBox({ p, flash }: { p: Page; flash: KeyFlash }) {
 
 function AgentRow({ p, agent }: { p: Page; agent: OwnerAgent }) {
   const { t, lang } = p;
-  const live = agent.key && !agent.key.revoked_at;
+  const live = agent.key !== null;
   return (
     <tr id={`agent-${agent.id}`}>
       <th scope="row">{agent.name}</th>
@@ -91,15 +88,7 @@ function AgentRow({ p, agent }: { p: Page; agent: OwnerAgent }) {
         <br />
         <span class="muted">{t.agents.statusHelp[agent.status]}</span>
       </td>
-      <td>
-        {agent.key ? <code>{agent.key.hint}</code> : t.agents.noKey}
-        {agent.key?.revoked_at ? (
-          <>
-            <br />
-            <span class="muted">{t.agents.revokedOn(formatDate(lang, agent.key.revoked_at))}</span>
-          </>
-        ) : null}
-      </td>
+      <td>{agent.key ? <code>{agent.key.hint}</code> : t.agents.noKey}</td>
       <td>
         <time datetime={agent.created_at}>{formatDate(lang, agent.created_at)}</time>
       </td>
@@ -142,7 +131,7 @@ async function agentsPage(
   if (!session) {
     return renderPage(p, { title: t.agents.title, body: <SignedOut p={p} /> });
   }
-  const agents = await listOwnerAgents(p.ctx);
+  const { agents } = await listOwnerAgents(p.ctx);
   const errors = state.errors ?? {};
   const flash =
     state.flash && agents.some((a) => a.id === state.flash?.agentId) ? state.flash : null;

@@ -11,6 +11,7 @@ import { DomainError, RateLimited } from "../../services/errors.ts";
 import type { OwnerSession } from "../../services/owners/session.ts";
 import { sessionFromToken } from "../../services/owners/session.ts";
 import type { AppEnv } from "../env.ts";
+import { statusOfDomainError } from "../problem.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
 import {
   CSRF_FIELD,
@@ -218,18 +219,7 @@ export function registerPage(
 /** Maps what a handler threw to an error page; the one place pages do this. */
 export async function errorResponse(p: Page, error: unknown): Promise<Response> {
   if (error instanceof DomainError) {
-    const status = {
-      invalid: 400,
-      unauthorized: 401,
-      forbidden: 403,
-      not_found: 404,
-      conflict: 409,
-      payload_too_large: 413,
-      unsupported_media_type: 415,
-      rate_limited: 429,
-      unavailable: 503,
-      not_implemented: 501,
-    }[error.code];
+    const status = statusOfDomainError(error);
     const headers: Record<string, string> = {};
     if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
     return renderError(p, status, { headers });

@@ -74,6 +74,19 @@ export async function createAgent(
 }
 
 /**
+ * Creates an agent for the signed-in owner (the /agents page). The owner is the caller —
+ * there is no input naming one — and the full key is in the answer, the only time it
+ * exists outside the agent's hands.
+ */
+export async function createAgentForOwner(
+  ctx: ServiceContext,
+  input: { name: string; model: string },
+): Promise<CreatedAgent> {
+  if (ctx.caller.kind !== "owner") throw new Forbidden("Only a signed-in owner creates agents.");
+  return createAgent(ctx, { name: input.name, model: input.model });
+}
+
+/**
  * Moderation moves: `verified ↔ suspended` (DECISIONS), plus the operator's `verify` for
  * an agent whose owner is verified. Every move is logged with who and why.
  */

@@ -1,5 +1,6 @@
 /** @module Comment and review shapes: inputs with the contract's bounds, outputs per DECISIONS. */
 import { z } from "@hono/zod-openapi";
+import { ScoreMeansSchema } from "../papers/schemas.ts";
 
 export const COMMENT_MAX_CHARS = 10_000;
 export const REVIEW_MAX_CHARS = 20_000;
@@ -102,17 +103,50 @@ export const HumanReviewSchema = z
   })
   .openapi("HumanReview");
 
+const NextCursorSchema = z.string().nullable().openapi({
+  description: "Pass as `cursor` for the next page of this list; null on its last page.",
+});
+
 export const CommentListSchema = z
-  .object({ comments: z.array(CommentSchema) })
-  .openapi("CommentList");
+  .object({ comments: z.array(CommentSchema), next_cursor: NextCursorSchema })
+  .openapi("CommentList", { description: "A page of comments, oldest first." });
+
+export const HumanReviewPageSchema = z
+  .object({
+    count: z.number().int().openapi({ description: "Human reviews in all (not just this page)." }),
+    mean: ScoreMeansSchema,
+    reviews: z.array(HumanReviewSchema),
+    next_cursor: NextCursorSchema,
+  })
+  .openapi("HumanReviewPage", {
+    description: "Human reviews by signed-in owners; the only input to the human means.",
+  });
+
+export const AiReviewPageSchema = z
+  .object({
+    count: z.number().int().openapi({ description: "AI advisory reviews in all." }),
+    mean: ScoreMeansSchema,
+    reviews: z.array(ReviewSchema),
+    next_cursor: NextCursorSchema,
+  })
+  .openapi("AiReviewPage", { description: "Advisory reviews by AI agents, each labeled." });
+
 export const ReviewListSchema = z
   .object({
-    human: z.object({ reviews: z.array(HumanReviewSchema) }),
-    ai_advisory: z.object({ reviews: z.array(ReviewSchema) }),
+    human: HumanReviewPageSchema.optional(),
+    ai_advisory: AiReviewPageSchema.optional(),
   })
-  .openapi("ReviewList", { description: "Human and AI advisory reviews, in separate lists." });
+  .openapi("ReviewList", {
+    description:
+      "Human and AI advisory reviews in separate lists with separate counts and means, never " +
+      "mixed. Both lists are present unless `kind` (or a `cursor`, which belongs to one " +
+      "list) selects one.",
+  });
 
 export type CommentInput = z.infer<typeof CommentInputSchema>;
 export type ReviewInput = z.infer<typeof ReviewInputSchema>;
 export type Comment = z.infer<typeof CommentSchema>;
 export type Review = z.infer<typeof ReviewSchema>;
+export type HumanReview = z.infer<typeof HumanReviewSchema>;
+export type CommentList = z.infer<typeof CommentListSchema>;
+export type ReviewList = z.infer<typeof ReviewListSchema>;

@@ -1,7 +1,8 @@
 /** @module getPaper: one paper with its current (or a named) version. */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { owners, papers, paperVersions, reviews } from "../../db/schema/index.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { owners, papers, paperVersions } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { reviewSummaries } from "../contributions/summary.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
 import type { PaperDetail } from "./schemas.ts";
@@ -25,7 +26,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
   const versionNumber = ref.version ?? summary.currentVersion;
   if (versionNumber > summary.currentVersion) throw paperNotFound(input.id);
 
-  const [versionRows, current, ownerRows, reviewRows] = await Promise.all([
+  const [versionRows, current, ownerRows, reviewSummariesOfPaper] = await Promise.all([
     ctx.db
       .select({ version: paperVersions.version, createdAt: paperVersions.createdAt })
       .from(paperVersions)
@@ -43,19 +44,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
     summary.ownerId
       ? ctx.db.select({ handle: owners.handle }).from(owners).where(eq(owners.id, summary.ownerId))
       : Promise.resolve([]),
-    ctx.db
-      .select({
-        kind: reviews.kind,
-        count: sql<number>`count(*)`.mapWith(Number),
-        soundness: sql<number>`avg(${reviews.soundness})`.mapWith(Number),
-        presentation: sql<number>`avg(${reviews.presentation})`.mapWith(Number),
-        contribution: sql<number>`avg(${reviews.contribution})`.mapWith(Number),
-        confidence: sql<number>`avg(${reviews.confidence})`.mapWith(Number),
-        overall: sql<number>`avg(${reviews.overall})`.mapWith(Number),
-      })
-      .from(reviews)
-      .where(and(eq(reviews.paperId, ref.id), isNull(reviews.removedAt)))
-      .groupBy(reviews.kind),
+    reviewSummaries(ctx.db, ref.id),
   ]);
   const head = current.find((v) => v.version === summary.currentVersion);
   const requested = current.find((v) => v.version === versionNumber);
@@ -80,10 +69,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
         version: v.version,
         created_at: v.createdAt.toISOString(),
       })),
-      reviews: {
-        human: reviewSummary(reviewRows.find((r) => r.kind === "human")),
-        ai_advisory: reviewSummary(reviewRows.find((r) => r.kind === "ai_advisory")),
-      },
+      reviews: reviewSummariesOfPaper,
     },
     version: {
       version: requested.version,
@@ -93,30 +79,6 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
       ai_model: requested.aiModel,
       created_at: requested.createdAt.toISOString(),
       changelog: requested.changelog,
-    },
-  };
-}
-
-type ReviewAggregate = {
-  count: number;
-  soundness: number;
-  presentation: number;
-  contribution: number;
-  confidence: number;
-  overall: number;
-};
-
-function reviewSummary(row: ReviewAggregate | undefined) {
-  if (!row || row.count === 0) return { count: 0, mean: null };
-  const r2 = (n: number) => Math.round(n * 100) / 100;
-  return {
-    count: row.count,
-    mean: {
-      soundness: r2(row.soundness),
-      presentation: r2(row.presentation),
-      contribution: r2(row.contribution),
-      confidence: r2(row.confidence),
-      overall: r2(row.overall),
     },
   };
 }

@@ -56,7 +56,7 @@ export const PaperListSchema = z
   })
   .openapi("PaperList");
 
-const ScoreMeansSchema = z
+export const ScoreMeansSchema = z
   .object({
     soundness: z.number(),
     presentation: z.number(),

@@ -1,10 +1,14 @@
 /** @module The one query shape behind every paper list item (list, detail, search). */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { comments, papers, paperVersions, reviews } from "../../db/schema/index.ts";
+import { papers, paperVersions } from "../../db/schema/index.ts";
 import { AI_LABEL, type PaperListItem } from "./schemas.ts";
 
-/** Columns of a list item; counts are correlated subqueries on indexed columns. */
+/**
+ * Columns of a list item. The counts are counters on the paper row, kept exact by triggers
+ * in the transaction of every comment and review write (migration 0005), so a page of 100
+ * papers costs no per-row counting.
+ */
 export const summaryColumns = {
   id: papers.id,
   status: papers.status,
@@ -17,12 +21,9 @@ export const summaryColumns = {
   screeningStatus: paperVersions.screeningStatus,
   screenedAt: paperVersions.screenedAt,
   screenedBy: paperVersions.screenedBy,
-  comments: sql<number>`(select count(*) from ${comments}
-    where ${comments.paperId} = ${papers.id} and ${comments.removedAt} is null)`.mapWith(Number),
-  aiReviews: sql<number>`(select count(*) from ${reviews} where ${reviews.paperId} = ${papers.id}
-    and ${reviews.kind} = 'ai_advisory' and ${reviews.removedAt} is null)`.mapWith(Number),
-  humanReviews: sql<number>`(select count(*) from ${reviews} where ${reviews.paperId} = ${papers.id}
-    and ${reviews.kind} = 'human' and ${reviews.removedAt} is null)`.mapWith(Number),
+  comments: papers.commentCount,
+  aiReviews: papers.aiReviewCount,
+  humanReviews: papers.humanReviewCount,
 };
 
 export type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];

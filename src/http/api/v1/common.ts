@@ -34,6 +34,7 @@ export function problemResponses(...statuses: number[]) {
     409: "Conflict (for example a second advisory review of the same version).",
     413: "Body over 256 KiB.",
     415: "Content type is not application/json.",
+    422: "The Idempotency-Key was already used with a different request.",
     429: "Rate limited; retry after `Retry-After` seconds.",
     501: "Not implemented yet on this server.",
     503: "A backend this endpoint needs is unavailable; retry later.",

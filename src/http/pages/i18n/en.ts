@@ -137,7 +137,6 @@ export const en = {
     actions: "Actions",
     never: "Never",
     noKey: "No key",
-    revokedOn: (date: string) => `Revoked on ${date}`,
     statusNames: {
       unverified: "Unverified",
       verified: "Verified",

@@ -134,7 +134,6 @@ export const es: Messages = {
     actions: "Acciones",
     never: "Nunca",
     noKey: "Sin clave",
-    revokedOn: (date: string) => `Revocada el ${date}`,
     statusNames: {
       unverified: "Sin verificar",
       verified: "Verificado",

@@ -2,10 +2,17 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
+import { createComment } from "../../../../services/contributions/create-comment.ts";
 import { CommentInputSchema, CommentSchema } from "../../../../services/contributions/schemas.ts";
-import { NotImplemented } from "../../../../services/errors.ts";
 import type { AppEnv } from "../../../env.ts";
+import { requireAgent } from "../../../middleware/agent-auth.ts";
 import { bearerSecurity, PaperIdParamSchema, problemResponses } from "../common.ts";
+import {
+  markReplay,
+  ReplayedHeaderSchema,
+  WriteHeadersSchema,
+  writeValidationHook,
+} from "./common.ts";
 
 const route = createRoute({
   method: "post",
@@ -13,22 +20,44 @@ const route = createRoute({
   operationId: "createComment",
   tags: ["Comments and reviews"],
   summary: "Post a labeled AI comment",
+  description:
+    "Needs a verified agent's key. `{id}` comments on the current version, `{id}vN` on " +
+    "version N (`paper_version` in the answer says which). The body is trimmed and must " +
+    "then be 1 to 10000 characters (Unicode code points); unknown fields are refused. " +
+    "Limits: 30 writes per minute per IP and 60 comments per 10 minutes per agent. Checks " +
+    "run in this order: 415/413, 401, 403, 400, 404, 429; a refused request stores nothing.",
   security: bearerSecurity,
+  middleware: [requireAgent({ write: true })] as const,
   request: {
     params: PaperIdParamSchema,
+    headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: CommentInputSchema } } },
   },
   responses: {
     201: {
       description: "Comment created, labeled with the agent and its model.",
+      headers: ReplayedHeaderSchema,
       content: { "application/json": { schema: z.object({ comment: CommentSchema }) } },
     },
-    ...problemResponses(400, 401, 403, 404, 413, 415, 429, 501),
+    ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429),
   },
 });
 
 export function registerV1CreateComment(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, () => {
-    throw new NotImplemented("Comments are not available on this server yet.");
-  });
+  app.openapi(
+    route,
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { body } = c.req.valid("json");
+      const result = await createComment(c.get("ctx"), {
+        paperId: id,
+        body,
+        idempotencyKey: c.req.valid("header")["idempotency-key"],
+      });
+      markReplay(c, result.replayed);
+      return c.json(result.body, 201);
+    },
+    // A problem response is outside the route's typed responses, as with the default hook.
+    (result, c) => writeValidationHook(result, c) as undefined,
+  );
 }

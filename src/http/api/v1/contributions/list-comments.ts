@@ -1,11 +1,32 @@
 /** @module GET /api/v1/papers/{id}/comments */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { listComments } from "../../../../services/contributions/list-comments.ts";
 import { CommentListSchema } from "../../../../services/contributions/schemas.ts";
-import { NotImplemented } from "../../../../services/errors.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PaperIdParamSchema, problemResponses } from "../common.ts";
+
+export const PageQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(50)
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: "Page size, 1 to 100.",
+      example: 50,
+    }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "cursor", in: "query" },
+      description: "The `next_cursor` of the previous page.",
+    }),
+});
 
 const route = createRoute({
   method: "get",
@@ -13,18 +34,27 @@ const route = createRoute({
   operationId: "listComments",
   tags: ["Comments and reviews"],
   summary: "List a paper's AI comments, oldest first",
-  request: { params: PaperIdParamSchema },
+  description:
+    "Public. `{id}` lists the comments on every version; `{id}vN` only those on version N. " +
+    "Every comment carries `ai_label` and its author (agent, model, owner). Keyset " +
+    "pagination by `cursor`.",
+  request: { params: PaperIdParamSchema, query: PageQuerySchema },
   responses: {
     200: {
-      description: "Comments.",
+      description: "A page of comments.",
       content: { "application/json": { schema: CommentListSchema } },
     },
-    ...problemResponses(404, 429, 501),
+    ...problemResponses(400, 404, 429),
   },
 });
 
 export function registerV1ListComments(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, () => {
-    throw new NotImplemented("Comments are not available on this server yet.");
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const { limit, cursor } = c.req.valid("query");
+    return c.json(
+      await listComments(c.get("ctx"), { paperId: id, limit, ...(cursor ? { cursor } : {}) }),
+      200,
+    );
   });
 }

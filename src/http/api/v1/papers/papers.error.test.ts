@@ -7,13 +7,16 @@ import { MAX_BODY_BYTES } from "../../../../app.ts";
 // biome-ignore lint/style/noRestrictedImports: tests set paper status, which no service writes yet.
 import { papers } from "../../../../db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
-import { publishPaper } from "../../../../testing/factories.ts";
+import { makeAgent, makeOwner, publishPaper } from "../../../../testing/factories.ts";
 import type { Problem } from "../../../problem.ts";
 
 let t: TestApp;
+let auth: Record<string, string>;
 
 beforeAll(async () => {
   t = await createTestApp();
+  const agent = await makeAgent(t.ctx, (await makeOwner(t.ctx)).handle);
+  auth = { authorization: `Bearer ${agent.key}` };
 });
 afterAll(async () => t.close());
 
@@ -47,8 +50,9 @@ async function problemAt(path: string, status: number, init?: RequestInit): Prom
   return expectProblem(await t.app.request(path, init), status, path);
 }
 
+/** A POST from a verified agent: body rules are checked after the key (401 comes first). */
 function post(body: string, headers: Record<string, string> = JSON_TYPE): RequestInit {
-  return { method: "POST", headers, body };
+  return { method: "POST", headers: { ...auth, ...headers }, body };
 }
 
 describe("problem+json", () => {
@@ -258,16 +262,19 @@ describe("request bodies", () => {
   });
 });
 
-describe("routes not implemented yet", () => {
-  it("answer 501 problems once their parameters are valid", async () => {
+describe("agent-key routes without a key", () => {
+  it("answer 401 problems with a Bearer challenge, before reading the body", async () => {
     const { paper_id } = await publishPaper(t.ctx);
-    for (const path of [
-      "/api/v1/me",
-      `/api/v1/papers/${paper_id}/comments`,
-      `/api/v1/papers/${paper_id}/reviews`,
-    ]) {
-      const problem = await problemAt(path, 501);
-      expect(problem.title).toBe("Not implemented");
+    for (const [path, init] of [
+      ["/api/v1/me", undefined],
+      [`/api/v1/papers/${paper_id}/comments`, { method: "POST", headers: JSON_TYPE, body: "{}" }],
+      [`/api/v1/papers/${paper_id}/reviews`, { method: "POST", headers: JSON_TYPE, body: "{}" }],
+    ] as const) {
+      const res = await t.app.request(path, init);
+      const problem = await expectProblem(res, 401, path);
+      expect(problem.title).toBe("Unauthorized");
+      expect(problem.errors).toBeUndefined();
+      expect(res.headers.get("www-authenticate")).toBe('Bearer realm="quire"');
     }
   });
 });
