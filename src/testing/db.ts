@@ -67,6 +67,16 @@ export function relaxedRateLimits(): RateLimits {
   return createMemoryRateLimits({ overrides: RELAXED_LIMITS });
 }
 
+/**
+ * The contract's exact per-agent quotas (comments, reviews) with relaxed per-IP ones, for
+ * tests about per-agent limits: one test client sends every request from one address, so
+ * the exact `writes` bucket (30 a minute per IP) would otherwise refuse first.
+ */
+export function perAgentRateLimits(): RateLimits {
+  const { comments: _comments, reviews: _reviews, ...perIp } = RELAXED_LIMITS;
+  return createMemoryRateLimits({ overrides: perIp });
+}
+
 export function testContext(
   database: Database,
   overrides: Partial<Omit<ServiceContext, "db">> = {},

@@ -1,7 +1,7 @@
 /** @module POST and GET /api/v1/papers/{id}/comments: every refusal, and that it stores nothing. */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../../../app.ts";
-import { createMemoryRateLimits } from "../../../../services/ratelimit/limits.ts";
 import {
   agentIn,
   contributionRows,
@@ -9,6 +9,7 @@ import {
   type TestAgent,
 } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
+import { perAgentRateLimits } from "../../../../testing/db.ts";
 import { publishPaper } from "../../../../testing/factories.ts";
 import type { Problem } from "../../../problem.ts";
 
@@ -18,7 +19,7 @@ let paperId: string;
 let before: Awaited<ReturnType<typeof contributionRows>>;
 
 beforeAll(async () => {
-  t = await createTestApp({ services: { rateLimits: createMemoryRateLimits() } });
+  t = await createTestApp({ services: { rateLimits: perAgentRateLimits() } });
   agent = await agentIn(t.ctx, "verified");
   paperId = (await publishPaper(t.ctx)).paper_id;
 });
