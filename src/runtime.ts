@@ -85,7 +85,8 @@ export async function openRuntime(
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
-    await prepareSearch(services);
+    // Instances starting together on one PostgreSQL database take turns (see exclusive()).
+    await database.exclusive(() => prepareSearch(services));
   } catch (error) {
     await database.close();
     unlock();
