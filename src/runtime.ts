@@ -94,7 +94,11 @@ export async function openRuntime(
   }
   if (options.rateLimits !== false) {
     // Never fails: an unreachable Redis is logged and counted around (see ratelimit/redis.ts).
-    services.rateLimits = await createRateLimits({ redisUrl: config.REDIS_URL, logger: log });
+    services.rateLimits = await createRateLimits({
+      redisUrl: config.REDIS_URL,
+      logger: log,
+      commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+    });
   }
   const worker = options.background ? startEmbeddingWorker(services) : null;
   return {
