@@ -11,6 +11,7 @@ describe("loadConfig", () => {
     expect(c.KEY_PREFIX).toBe("quire");
     expect(c.TRUST_PROXY).toEqual([]);
     expect(c.SEED_SAMPLES).toBe(true);
+    expect(c.REDIS_TIMEOUT_MS).toBe(200);
   });
 
   it("reads every documented variable", () => {
@@ -20,6 +21,7 @@ describe("loadConfig", () => {
       DATA_DIR: "/var/lib/quire",
       DATABASE_URL: "postgres://quire@db:5432/quire",
       REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_TIMEOUT_MS: "1500",
       EMBEDDINGS_URL: "http://127.0.0.1:11434/v1",
       EMBEDDINGS_MODEL: "nomic-embed-text",
       SCREENER_URL: "http://127.0.0.1:8000/v1",
@@ -32,6 +34,7 @@ describe("loadConfig", () => {
     expect(c.BASE_URL).toBe("https://quire.example.org");
     expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
     expect(c.KEY_PREFIX).toBe("myarchive");
+    expect(c.REDIS_TIMEOUT_MS).toBe(1500);
   });
 
   it("treats empty strings as unset", () => {
@@ -43,6 +46,8 @@ describe("loadConfig", () => {
     ["PORT", "70000"],
     ["DATABASE_URL", "mysql://x"],
     ["REDIS_URL", "http://cache:6379"],
+    ["REDIS_TIMEOUT_MS", "5"],
+    ["REDIS_TIMEOUT_MS", "1.5"],
     ["BASE_URL", "not a url"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "example.org"],

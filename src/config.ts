@@ -22,6 +22,11 @@ const ConfigSchema = z.object({
     (v) => v === undefined || /^rediss?:\/\//.test(v),
     "must be a redis:// or rediss:// URL",
   ),
+  /**
+   * How long a request waits on Redis for its rate-limit count before it is counted in this
+   * process instead (fail-open). Raise it for a Redis far away or a heavily loaded host.
+   */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   EMBEDDINGS_URL: optionalUrl,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),

@@ -85,7 +85,8 @@ export async function openRuntime(
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
   try {
-    await prepareSearch(services);
+    // Instances starting together on one PostgreSQL database take turns (see exclusive()).
+    await database.exclusive(() => prepareSearch(services));
   } catch (error) {
     await database.close();
     unlock();
@@ -93,7 +94,11 @@ export async function openRuntime(
   }
   if (options.rateLimits !== false) {
     // Never fails: an unreachable Redis is logged and counted around (see ratelimit/redis.ts).
-    services.rateLimits = await createRateLimits({ redisUrl: config.REDIS_URL, logger: log });
+    services.rateLimits = await createRateLimits({
+      redisUrl: config.REDIS_URL,
+      logger: log,
+      commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+    });
   }
   const worker = options.background ? startEmbeddingWorker(services) : null;
   return {

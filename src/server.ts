@@ -15,7 +15,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const runtime = await openRuntime(config, undefined, { background: true });
   const { logger } = runtime;
   if (config.SEED_SAMPLES) {
-    const seeded = await seedSamplePapers(runtime.services);
+    // Under the startup lock: of instances starting together, only the first seeds.
+    const seeded = await runtime.database.exclusive(() => seedSamplePapers(runtime.services));
     if (seeded) logger.info({ ...seeded }, "loaded the sample papers into the empty archive");
   }
   const app = buildApp({

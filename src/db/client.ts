@@ -14,8 +14,19 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Human-readable location for logs (directory or URL without password). */
   location: string;
+  /**
+   * Runs `work` while no other process holds this database's startup lock. On PostgreSQL,
+   * where several instances may start at once on one database, this is a session advisory
+   * lock on a connection of its own (so `work` may use the whole pool); instances that start
+   * together migrate, prepare and seed one after another instead of racing. PGlite has one
+   * process per data directory already, so it just runs `work`.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The advisory-lock key of startup work (an arbitrary constant, per database). */
+export const STARTUP_LOCK_KEY = 0x71756972; // "quir"
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -38,7 +49,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
     : await openPglite(options.dataDir ?? "memory://");
-  if (options.migrate !== false) await runMigrations(database);
+  if (options.migrate !== false) {
+    try {
+      await database.exclusive(() => runMigrations(database));
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
   // PGlite runs no autovacuum, so it never gathers planner statistics by itself; without
   // them the planner scans instead of using indexes. ANALYZE samples, so it stays cheap.
   if (database.kind === "pglite") await database.db.execute(sql`analyze`);
@@ -59,6 +77,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db,
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
+    exclusive: (work) => work(),
     close: () => client.close(),
   };
 }
@@ -73,7 +92,21 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // An idle client lost its connection; the pool replaces it on next checkout.
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
-  return { db, kind: "postgres", location: redactUrl(url), close: () => pool.end() };
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    const holder = new pg.Client({ connectionString: url });
+    holder.on("error", () => {
+      // The lock dies with the connection; `work` goes on, and its own queries report errors.
+    });
+    await holder.connect();
+    try {
+      await holder.query("select pg_advisory_lock($1)", [STARTUP_LOCK_KEY]);
+      return await work();
+    } finally {
+      // Ending the session releases the lock too, whatever state the connection is in.
+      await holder.end().catch(() => {});
+    }
+  };
+  return { db, kind: "postgres", location: redactUrl(url), exclusive, close: () => pool.end() };
 }
 
 async function runMigrations(database: Database): Promise<void> {

@@ -110,6 +110,22 @@ describe("Redis store", () => {
 });
 
 describe("fail-open", () => {
+  it("a busy instance does not mistake its own lag for an outage: Redis's answer, read late, still counts", async () => {
+    const { logger, lines } = capture();
+    // The production deadline, so the lag below is well past it.
+    const s = (await store({ logger, commandTimeoutMs: 200 })) as RedisRateLimits;
+    const keyPrefix = prefixes.at(-1);
+    await s.consume("reads", "192.0.2.7");
+    const pending = s.consume("reads", "192.0.2.7");
+    // The command is on the wire; the event loop now stalls past the deadline (as under a
+    // burst of requests on a loaded machine) while Redis answers.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600);
+    expect(await pending).toMatchObject({ allowed: true, remaining: 118 });
+    expect(s.shared()).toBe(true);
+    expect(warnings(lines)).toHaveLength(0);
+    expect(await readCounter(TEST_REDIS_URL, `${keyPrefix}:reads:192.0.2.7`)).toBe(2);
+  });
+
   it("answers with per-instance counts when Redis is unreachable from the start, warning once", async () => {
     const { logger, lines } = capture();
     const port = await freePort();

@@ -1,7 +1,7 @@
 /** @module Rate-limit counters in Redis, shared by every instance, failing open to memory. */
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import {
   BUCKET_NAMES,
   type Bucket,
@@ -20,26 +20,45 @@ export interface RedisRateLimitsOptions extends RateLimitsOptions {
   /**
    * How long one counter update may take before this request is counted in memory instead.
    * Redis answers in well under a millisecond on a LAN; a request must never wait on a sick one.
+   * An answer that arrived in time but that this process was too busy to read (event-loop
+   * lag) still counts as in time: see `withDeadline`.
    */
   commandTimeoutMs?: number;
   /** How long startup waits for the first connection before serving without it. */
   connectTimeoutMs?: number;
 }
 
-/** Marks a consume() call that the insurance limiter answered (Redis did not). */
-const INSURED = Symbol("insured");
-type CallState = { [INSURED]?: true };
-
-/** The in-process limiter that answers while Redis can't; it notes on the call that it did. */
-class InsuranceLimiter extends RateLimiterMemory {
-  override consume(
-    key: string | number,
-    points?: number,
-    options: { [key: string]: unknown } = {},
-  ): Promise<RateLimiterRes> {
-    (options as CallState)[INSURED] = true;
-    return super.consume(key, points, options);
+/** A counter update that found no answer from Redis within the deadline. */
+class RedisTooSlow extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = "RedisTooSlow";
   }
+}
+
+/**
+ * `work`, or a RedisTooSlow once `ms` have passed and Redis has still not answered.
+ *
+ * A plain timer (ioredis's `commandTimeout`) cannot tell a slow Redis from a busy process:
+ * when the event loop was blocked past the deadline (a burst of requests on a loaded
+ * machine), the expired timer runs before the poll phase that would read the answer already
+ * waiting on the socket, so a healthy Redis looks like an outage and the request is counted
+ * in memory, where other instances cannot see it: the shared limit stops being exact exactly
+ * when it is tested. So the expiry is deferred by one `setImmediate`: the check phase comes
+ * after that poll phase, and an answer that had arrived by then wins the race.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => reject(new RedisTooSlow(ms)));
+    }, ms);
+  });
+  return Promise.race([work, expired]).finally(() => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  });
 }
 
 export type RedisRateLimits = RateLimits & {
@@ -51,8 +70,8 @@ export type RedisRateLimits = RateLimits & {
  * Counters in Redis so that every instance draws on one count per client.
  *
  * Fail-open policy: when Redis is unreachable, slow (over `commandTimeoutMs`) or refuses a
- * command, the request is still answered, and counted by rate-limiter-flexible's
- * `insuranceLimiter`, an in-process counter with the same quotas. During an outage each
+ * command, the request is still answered, and counted by an in-process counter with the
+ * same quotas (the insurance limiters). During an outage each
  * instance therefore enforces the limits on its own (N instances let a client through up to
  * N times the quota) instead of refusing everyone: the limits exist to keep the archive
  * readable, and a cache outage must not take reads down with it. One warning is logged when
@@ -60,6 +79,8 @@ export type RedisRateLimits = RateLimits & {
  *
  * The client never queues commands while disconnected (`enableOfflineQueue: false`) and the
  * limiter skips Redis while the connection is not ready, so an outage costs a request nothing.
+ * A hung Redis costs a request at most `commandTimeoutMs` (see `withDeadline`, which also
+ * keeps a busy instance from mistaking its own lag for an outage).
  */
 export async function createRedisRateLimits(
   options: RedisRateLimitsOptions,
@@ -70,7 +91,9 @@ export async function createRedisRateLimits(
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const limits = bucketLimits(options.overrides);
   const client = new Redis(options.redisUrl, {
-    commandTimeout: commandTimeoutMs,
+    // Only a backstop that frees commands a hung Redis never answers; requests do not wait
+    // for it (withDeadline answers them from memory long before).
+    commandTimeout: Math.max(5000, commandTimeoutMs * 10),
     connectTimeout: connectTimeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -100,10 +123,8 @@ export async function createRedisRateLimits(
     logger.info("Redis is back: rate limits are shared across instances again");
   };
 
-  const insurance = memoryLimiters(
-    { ...options, keyPrefix: prefix },
-    (opts) => new InsuranceLimiter(opts),
-  );
+  // The in-process counters that answer while Redis can't (same quotas, per instance).
+  const insurance = memoryLimiters({ ...options, keyPrefix: prefix });
   const limiters = new Map(
     BUCKET_NAMES.map((bucket) => [
       bucket,
@@ -113,29 +134,40 @@ export async function createRedisRateLimits(
         keyPrefix: `${prefix}:${bucket}`,
         points: limits[bucket].points,
         duration: limits[bucket].windowSeconds,
-        insuranceLimiter: insurance.get(bucket),
       }),
     ]),
   );
+  /** Draws on `limiter`: its answer (consumed or refused), or whatever it failed with. */
+  const draw = async (
+    limiter: { consume(key: string): Promise<RateLimiterRes> },
+    key: string,
+    deadlineMs?: number,
+  ): Promise<{ res: RateLimiterRes; allowed: boolean }> => {
+    try {
+      const consumed = limiter.consume(key);
+      const res = await (deadlineMs === undefined ? consumed : withDeadline(consumed, deadlineMs));
+      return { res, allowed: true };
+    } catch (refused) {
+      if (refused instanceof RateLimiterRes) return { res: refused, allowed: false };
+      throw refused;
+    }
+  };
 
   await firstConnection(client, connectTimeoutMs);
   if (client.status !== "ready") noteOutage();
 
   return {
     async consume(bucket: Bucket, key: string) {
-      const call: CallState = {};
-      let res: RateLimiterRes;
-      let allowed = true;
+      let drawn: { res: RateLimiterRes; allowed: boolean };
       try {
-        res = await limiters.get(bucket)!.consume(key, 1, call as Record<string, unknown>);
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused;
-        res = refused;
-        allowed = false;
+        drawn = await draw(limiters.get(bucket)!, key, commandTimeoutMs);
+        noteHealthy();
+      } catch {
+        // Not ready, refused the command, or too slow: this request is counted in memory.
+        noteOutage();
+        drawn = await draw(insurance.get(bucket)!, key);
       }
-      if (call[INSURED]) noteOutage();
-      else noteHealthy();
-      return decisionFrom(bucket, limits[bucket], res, allowed);
+      return decisionFrom(bucket, limits[bucket], drawn.res, drawn.allowed);
     },
     shared: () => !outage,
     async close() {
