@@ -120,6 +120,8 @@ interface Row {
   /** Every answered request's latency (ms) and the measured wall time, for pooling rounds. */
   latencies: number[];
   elapsedMs: number;
+  /** req/s of each round (one entry unless BENCH_ROUNDS > 1): the spread shows the noise. */
+  roundRps: number[];
 }
 
 /** One row from several rounds of the same combination: latencies pooled, rates summed. */
@@ -142,6 +144,7 @@ function pool(rounds: Row[]): Row {
     notes: rounds.flatMap((r) => r.notes),
     latencies,
     elapsedMs,
+    roundRps: rounds.map((r) => r.rps),
   };
 }
 
@@ -331,6 +334,7 @@ async function benchCombination(engine: Engine, limiter: Limiter): Promise<Row> 
         notes,
         latencies: sorted,
         elapsedMs: run.elapsedMs,
+        roundRps: [answered(run) / (run.elapsedMs / 1000)],
       };
     } finally {
       if (server) {
@@ -362,6 +366,7 @@ function table(rows: Row[]): string[] {
     "p50 ms",
     "p99 ms",
     "vs off",
+    ...(ROUNDS > 1 ? ["rounds req/s"] : []),
     "requests",
     "2xx",
     "errors",
@@ -377,6 +382,9 @@ function table(rows: Row[]): string[] {
       r.p50.toFixed(1),
       r.p99.toFixed(1),
       off && r !== off ? `${((r.rps / off.rps - 1) * 100).toFixed(1)}%` : "—",
+      ...(ROUNDS > 1
+        ? [`${Math.min(...r.roundRps).toFixed(0)}–${Math.max(...r.roundRps).toFixed(0)}`]
+        : []),
       String(r.requests),
       String(r.ok),
       String(r.errors),
@@ -385,7 +393,7 @@ function table(rows: Row[]): string[] {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const left = new Set([0, 1, 10]);
+  const left = new Set([0, 1, header.length - 1]);
   const cell = (c: string, i: number) =>
     left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!);
   const format = (cells: string[]) => `| ${cells.map(cell).join(" | ")} |`;
