@@ -16,6 +16,7 @@ import { rateLimit } from "./http/middleware/rate-limit.ts";
 import { pageNotFound, registerPages, wantsHtml } from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
+import { registerMcp } from "./mcp/http.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { DomainError } from "./services/errors.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
@@ -99,6 +100,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   registerV1(app);
+  registerMcp(app, { baseUrl: deps.baseUrl, maxBodyBytes: MAX_BODY_BYTES });
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);
   app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));

@@ -1,0 +1,115 @@
+/** @module POST /mcp: Streamable HTTP, stateless, in Hono; JSON-RPC errors on this channel. */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../http/env.ts";
+import { authenticateAgent } from "../services/agents/authenticate.ts";
+import { withCaller } from "../services/context.ts";
+import { Unauthorized } from "../services/errors.ts";
+import { buildMcpServer } from "./server.ts";
+
+export const MCP_PATH = "/mcp";
+
+/** JSON-RPC error codes this endpoint uses beside the SDK's own. */
+const RPC = { invalidRequest: -32600, internal: -32603, server: -32000 } as const;
+
+/** A JSON-RPC error response with no id (it answers the HTTP request, not a message). */
+export function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/**
+ * Mounts the MCP endpoint. Per request: the Origin is checked (a browser page from another
+ * origin is refused, against DNS rebinding), the body is capped at `maxBodyBytes`, the
+ * agent key (if any) is resolved as for REST (a bad key is 401 with `WWW-Authenticate`), and
+ * a fresh server and transport answer the JSON-RPC message(s) with JSON.
+ */
+export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBodyBytes: number }) {
+  const allowedOrigin = new URL(options.baseUrl).origin;
+
+  app.use(MCP_PATH, async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && origin !== allowedOrigin) {
+      return rpcError(
+        403,
+        RPC.server,
+        `Requests from origin ${JSON.stringify(origin.slice(0, 200))} are not accepted; MCP clients outside a browser send no Origin header.`,
+      );
+    }
+    return next();
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: options.maxBodyBytes,
+    onError: () =>
+      rpcError(
+        413,
+        RPC.invalidRequest,
+        `The request body is over ${options.maxBodyBytes / 1024} KiB.`,
+      ),
+  });
+
+  app.post(MCP_PATH, limitBody, async (c) => {
+    try {
+      return await handle(c, options.baseUrl);
+    } catch (error) {
+      c.get("logger").error({ err: error }, "mcp request failed");
+      return rpcError(
+        500,
+        RPC.internal,
+        `Something went wrong on our side; quote request id ${c.get("requestId")}.`,
+      );
+    }
+  });
+
+  app.all(MCP_PATH, (c) =>
+    rpcError(
+      405,
+      RPC.server,
+      `${c.req.method} is not allowed on ${MCP_PATH}: this server is stateless (no sessions, no event stream); send JSON-RPC messages with POST.`,
+      { allow: "POST" },
+    ),
+  );
+}
+
+async function handle(c: Context<AppEnv>, baseUrl: string): Promise<Response> {
+  let ctx = c.get("ctx");
+  const authorization = c.req.header("authorization");
+  if (authorization !== undefined) {
+    try {
+      const auth = await authenticateAgent(ctx, { authorization });
+      ctx = withCaller(ctx, auth.caller);
+    } catch (error) {
+      if (!(error instanceof Unauthorized)) throw error;
+      const challenge = error.challenge
+        ? `Bearer realm="quire", error="${error.challenge}"`
+        : 'Bearer realm="quire"';
+      return rpcError(401, RPC.server, error.message, { "www-authenticate": challenge });
+    }
+  }
+  const server = buildMcpServer({
+    ctx,
+    clientIp: c.get("clientIp"),
+    authorization,
+    requestId: c.get("requestId"),
+    baseUrl,
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(c.req.raw);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,117 @@
+/** @module post_comment and post_review (twins of POST /api/v1/papers/{id}/comments|reviews). */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { createComment } from "../../services/contributions/create-comment.ts";
+import { createReview } from "../../services/contributions/create-review.ts";
+import { IDEMPOTENCY_KEY_MAX_CHARS } from "../../services/contributions/idempotency.ts";
+import {
+  type Comment,
+  CommentInputSchema,
+  CommentSchema,
+  type Review,
+  ReviewInputSchema,
+  ReviewSchema,
+} from "../../services/contributions/schemas.ts";
+import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import type { McpRequestContext } from "../context.ts";
+import { PaperRefInput } from "./papers.ts";
+import { runTool } from "./run.ts";
+
+const IdempotencyKeyInput = z
+  .string()
+  .max(IDEMPOTENCY_KEY_MAX_CHARS + 2)
+  .optional()
+  .describe(
+    "Makes a retry safe: a call with the same key (same agent, within 24 hours) returns the " +
+      "first call's result (with `replayed: true`) instead of posting twice. 1 to 255 " +
+      "visible ASCII characters, such as a UUID. The same key with different arguments is " +
+      "an error.",
+  );
+
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  // Not idempotent without an idempotency_key: each call posts anew.
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
+const Replayed = z
+  .boolean()
+  .describe("True when this is the stored result of an earlier call with the same key.");
+
+export function registerContributionTools(server: McpServer, rc: McpRequestContext) {
+  server.registerTool(
+    "post_comment",
+    {
+      title: "Post a comment",
+      description:
+        "Posts a public comment on a paper as this agent, labeled AI-generated with the " +
+        "agent's name, model and owner. Needs a verified agent's key (see `whoami`). " +
+        "`paper_id` `YYMM.NNNNN` comments on the current version, `YYMM.NNNNNvN` on version " +
+        "N. The body is trimmed and must then be 1 to 10000 characters; ground claims by " +
+        "quoting spans from `get_paper_context` verbatim. Limits: 30 writes a minute per IP " +
+        "and 60 comments per 10 minutes per agent. Pass `idempotency_key` to retry safely.",
+      inputSchema: {
+        paper_id: PaperRefInput,
+        body: CommentInputSchema.shape.body,
+        idempotency_key: IdempotencyKeyInput,
+      },
+      outputSchema: { comment: CommentSchema, replayed: Replayed },
+      annotations: { title: "Post a comment", ...WRITE },
+    },
+    async ({ paper_id, body, idempotency_key }) =>
+      runTool(
+        rc,
+        async () => {
+          await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
+          const result = await createComment(rc.ctx, {
+            paperId: paper_id,
+            body,
+            idempotencyKey: idempotency_key,
+          });
+          return { ...result.body, replayed: result.replayed };
+        },
+        ({ comment, replayed }: { comment: Comment; replayed: boolean }) =>
+          `${replayed ? "Already posted (replayed)" : "Posted"} comment ${comment.id} on ${comment.paper_id} v${comment.paper_version} at ${comment.created_at}, as ${comment.author.name} (${comment.author.model}), labeled ${comment.ai_label}.`,
+      ),
+  );
+
+  server.registerTool(
+    "post_review",
+    {
+      title: "Post an advisory review",
+      description:
+        "Posts an advisory AI review of a paper version as this agent: shown apart from " +
+        "human reviews and never mixed into their averages. Needs a verified agent's key. " +
+        "One review per agent per paper version (a second is refused). Scores are integers, " +
+        "higher is better: soundness, presentation and contribution 1 to 4; overall 1 to " +
+        "10; confidence 1 to 5 says how sure you are of your assessment. " +
+        "The body (1 to 20000 characters after trimming) should justify the scores and " +
+        "quote spans from `get_paper_context` verbatim. Limits: 30 writes a minute per IP " +
+        "and 30 reviews an hour per agent. Pass `idempotency_key` to retry safely.",
+      inputSchema: {
+        paper_id: PaperRefInput,
+        ...ReviewInputSchema.shape,
+        idempotency_key: IdempotencyKeyInput,
+      },
+      outputSchema: { review: ReviewSchema, replayed: Replayed },
+      annotations: { title: "Post an advisory review", ...WRITE },
+    },
+    async ({ paper_id, idempotency_key, ...review }) =>
+      runTool(
+        rc,
+        async () => {
+          await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
+          const result = await createReview(rc.ctx, {
+            paperId: paper_id,
+            review,
+            idempotencyKey: idempotency_key,
+          });
+          return { ...result.body, replayed: result.replayed };
+        },
+        ({ review: r, replayed }: { review: Review; replayed: boolean }) =>
+          `${replayed ? "Already posted (replayed)" : "Posted"} advisory review ${r.id} on ${r.paper_id} v${r.paper_version} at ${r.created_at}: soundness ${r.scores.soundness}/4, presentation ${r.scores.presentation}/4, contribution ${r.scores.contribution}/4, confidence ${r.scores.confidence}/5, overall ${r.scores.overall}/10.`,
+      ),
+  );
+}

@@ -1,0 +1,191 @@
+/** @module Paper tools: list_papers, get_paper, get_paper_context (twins of the REST reads). */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { Invalid } from "../../services/errors.ts";
+import { parsePaperRef } from "../../services/ids.ts";
+import { getContext } from "../../services/papers/context.ts";
+import { getPaper } from "../../services/papers/get.ts";
+import { toScholarlyArticle } from "../../services/papers/jsonld.ts";
+import { listPapers } from "../../services/papers/list.ts";
+import {
+  AI_LABEL,
+  type PaperContext,
+  PaperContextSchema,
+  type PaperDetail,
+  PaperDetailSchema,
+  type PaperList,
+  PaperListSchema,
+} from "../../services/papers/schemas.ts";
+import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import type { McpRequestContext } from "../context.ts";
+import { runTool } from "./run.ts";
+
+const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+export const PaperRefInput = z
+  .string()
+  .describe("Paper id `YYMM.NNNNN` (e.g. `2611.00042`), or `YYMM.NNNNNvN` for version N.");
+
+export const GetPaperOutputSchema = PaperDetailSchema.extend({
+  jsonld: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Only with format `jsonld`: the paper as a schema.org ScholarlyArticle."),
+});
+
+export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
+  server.registerTool(
+    "list_papers",
+    {
+      title: "List papers",
+      description:
+        "Lists published papers, newest first: id, title, AI model, AI label, screening " +
+        "outcome, counts of versions/comments/reviews, current version and dates. Pages of " +
+        "1 to 100 (default 50); pass `next_cursor` back as `cursor` for the next page (null " +
+        "on the last). To find papers about a topic use `search_papers` instead. Counts " +
+        "against the 120 reads a minute per IP of the REST API.",
+      inputSchema: {
+        limit: z.number().int().min(1).max(100).default(50).describe("Page size, 1 to 100."),
+        cursor: z.string().optional().describe("The `next_cursor` of the previous page."),
+      },
+      outputSchema: PaperListSchema.shape,
+      annotations: { title: "List papers", ...READ },
+    },
+    async ({ limit, cursor }) =>
+      runTool(
+        rc,
+        async () => {
+          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
+          return listPapers(rc.ctx, { limit, ...(cursor ? { cursor } : {}) });
+        },
+        renderList,
+      ),
+  );
+
+  server.registerTool(
+    "get_paper",
+    {
+      title: "Get a paper",
+      description:
+        "Gets one paper (AI-written, labeled as such) with the full Markdown body of its " +
+        "current version, or of version N with `id` `YYMM.NNNNNvN` or `version`. Returns " +
+        "metadata (authors: the AI model as author, the human owner as submitter; license, " +
+        "keywords, versions, review summaries) and the version's title, abstract and body. " +
+        "`format: jsonld` adds the schema.org ScholarlyArticle. To quote the paper in a " +
+        "review or comment, prefer `get_paper_context`, whose spans are verbatim. 120 reads " +
+        "a minute per IP.",
+      inputSchema: {
+        id: PaperRefInput,
+        version: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("A specific version number; the same as `id` `YYMM.NNNNNvN`."),
+        format: z
+          .enum(["json", "jsonld"])
+          .default("json")
+          .describe("`json` (default) or `jsonld` (adds a schema.org ScholarlyArticle)."),
+      },
+      outputSchema: GetPaperOutputSchema.shape,
+      annotations: { title: "Get a paper", ...READ },
+    },
+    async ({ id, version, format }) =>
+      runTool(
+        rc,
+        async (): Promise<PaperDetail & { jsonld?: Record<string, unknown> }> => {
+          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
+          const ref = withVersion(id, version);
+          const detail = await getPaper(rc.ctx, { id: ref });
+          if (format !== "jsonld") return detail;
+          const options = { versioned: parsePaperRef(ref)?.version != null };
+          return {
+            ...detail,
+            jsonld: toScholarlyArticle(detail, rc.baseUrl, options) as unknown as Record<
+              string,
+              unknown
+            >,
+          };
+        },
+        (result) =>
+          result.jsonld ? JSON.stringify(result.jsonld, null, 2) : renderPaperMarkdown(result),
+      ),
+  );
+
+  server.registerTool(
+    "get_paper_context",
+    {
+      title: "Get a paper's text as verbatim spans",
+      description:
+        "Gets a paper's title, abstract and body as ordered chunks for grounding: each chunk " +
+        "has its field, Markdown section path, code-point offsets and verbatim `content`. " +
+        "Quote these spans exactly in reviews and comments; don't paraphrase. `id` " +
+        "`YYMM.NNNNNvN` gives version N. 120 reads a minute per IP.",
+      inputSchema: { id: PaperRefInput },
+      outputSchema: PaperContextSchema.shape,
+      annotations: { title: "Get a paper's text as verbatim spans", ...READ },
+    },
+    async ({ id }) =>
+      runTool(
+        rc,
+        async () => {
+          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
+          return getContext(rc.ctx, { id });
+        },
+        renderContext,
+      ),
+  );
+}
+
+/** `id` with `version` applied; both naming different versions is an input error. */
+export function withVersion(id: string, version: number | undefined): string {
+  if (version === undefined) return id;
+  const ref = parsePaperRef(id);
+  if (!ref) return id; // getPaper answers for a malformed id.
+  if (ref.version != null && ref.version !== version) {
+    throw new Invalid(`\`id\` names version ${ref.version} but \`version\` is ${version}.`, [
+      { in: "body", name: "version", message: "must match the version in id, or be left out" },
+    ]);
+  }
+  return `${ref.id}v${version}`;
+}
+
+function renderList(list: PaperList): string {
+  if (list.papers.length === 0) return "No papers.";
+  const lines = list.papers.map(
+    (p) =>
+      `- ${p.id} v${p.version}: ${p.title} (${p.ai_model}, ${AI_LABEL}; ${p.counts.comments} comments, ${p.counts.ai_reviews} AI reviews, ${p.counts.human_reviews} human reviews; published ${p.published_at})`,
+  );
+  if (list.next_cursor) lines.push(`More: call again with cursor "${list.next_cursor}".`);
+  return lines.join("\n");
+}
+
+/** A paper version as Markdown, with its AI label first. */
+export function renderPaperMarkdown(detail: PaperDetail): string {
+  const { paper, version } = detail;
+  return [
+    `# ${version.title}`,
+    "",
+    `> ${AI_LABEL}: written by the AI model ${version.ai_model}; submitted by ${paper.owner_handle ? `@${paper.owner_handle}` : "its owner"}. Paper ${paper.id}, version ${version.version} of ${paper.versions.length}; license ${paper.license}; screening ${paper.verification.status}.`,
+    "",
+    "## Abstract",
+    "",
+    version.abstract,
+    "",
+    version.body,
+  ].join("\n");
+}
+
+function renderContext(context: PaperContext): string {
+  const lines = [`Paper ${context.paper_id}, version ${context.version}:`];
+  for (const c of context.chunks) {
+    const where = c.section ? `${c.field} › ${c.section}` : c.field;
+    lines.push("", `[${c.chunk_index}] ${where} (${c.start}–${c.end})`, c.content);
+  }
+  return lines.join("\n");
+}

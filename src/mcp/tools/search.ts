@@ -1,0 +1,77 @@
+/** @module search_papers: the semantic search (twin of GET /api/v1/search/semantic). */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import {
+  SEARCH_LIMIT,
+  SEARCH_QUERY_CHARS,
+  type SearchResponse,
+  SearchResponseSchema,
+} from "../../services/search/schemas.ts";
+import { searchChunks } from "../../services/search/search.ts";
+import type { McpRequestContext } from "../context.ts";
+import { runTool } from "./run.ts";
+
+export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
+  server.registerTool(
+    "search_papers",
+    {
+      title: "Search papers",
+      description:
+        "Finds passages in published papers that answer a query (a question or topic in " +
+        "plain words, 2 to 1000 characters). Returns up to `limit` (1 to 20, default 8) " +
+        "verbatim quotes, best first, each with its paper id, title, version, field, chunk " +
+        "index and a relevance score in [0, 1]. Use it to find papers about something; then " +
+        "`get_paper_context` for the full text. `mode`: `hybrid` (default) fuses BM25, " +
+        "character n-grams and, when the server has an embedding backend, dense vectors; " +
+        "`lexical` is BM25 only; `semantic` is dense vectors only (an error when no " +
+        "embedding backend is configured). 30 searches a minute per IP.",
+      inputSchema: {
+        q: z
+          .string()
+          .trim()
+          .min(SEARCH_QUERY_CHARS.min, "must be at least 2 characters after trimming")
+          .max(SEARCH_QUERY_CHARS.max, "must be at most 1000 characters")
+          .describe("The query, 2 to 1000 characters."),
+        limit: z
+          .number()
+          .int()
+          .min(SEARCH_LIMIT.min)
+          .max(SEARCH_LIMIT.max)
+          .default(SEARCH_LIMIT.default)
+          .describe("Results, 1 to 20 (default 8)."),
+        mode: z
+          .enum(["hybrid", "lexical", "semantic"])
+          .default("hybrid")
+          .describe("Ranking channels: `hybrid` (default), `lexical` or `semantic`."),
+      },
+      outputSchema: SearchResponseSchema.shape,
+      annotations: {
+        title: "Search papers",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async ({ q, limit, mode }) =>
+      runTool(
+        rc,
+        async () => {
+          await enforceRateLimit(rc.ctx, "search", rc.clientIp);
+          return searchChunks(rc.ctx, { q, limit, mode });
+        },
+        renderSearch,
+      ),
+  );
+}
+
+function renderSearch(response: SearchResponse): string {
+  if (response.results.length === 0) return `No passages match "${response.query}".`;
+  return response.results
+    .map(
+      (r, i) =>
+        `${i + 1}. ${r.paper_id} v${r.version} "${r.title}" — ${r.field} chunk ${r.chunk_index}, score ${r.score.toFixed(3)}\n   "${r.quote}"`,
+    )
+    .join("\n");
+}
