@@ -1,0 +1,134 @@
+/** @module /mcp at the HTTP level: keys, Origin, malformed messages, sizes; JSON-RPC errors only. */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "../app.ts";
+import { agentIn, type TestAgent } from "../testing/agents.ts";
+import { mcpClient, rpc, type ServedApp, serveTestApp } from "../testing/mcp.ts";
+
+let served: ServedApp;
+let verified: TestAgent;
+let revoked: TestAgent;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  served = await serveTestApp();
+  verified = await agentIn(served.test.ctx, "verified");
+  revoked = await agentIn(served.test.ctx, "revoked");
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await served?.close();
+});
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+};
+
+/** A JSON-RPC error body, never problem+json or HTML. */
+async function rpcErrorOf(res: Response) {
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string } };
+  expect(body.jsonrpc).toBe("2.0");
+  expect(typeof body.error.code).toBe("number");
+  return body.error;
+}
+
+describe("agent keys on /mcp", () => {
+  it("reads work without a key; a good key works", async () => {
+    const res = await rpc(served.url, initialize);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const c = await mcpClient(served.url, verified.key);
+    clients.push(c);
+    expect((await c.listTools()).tools.length).toBe(7);
+  });
+
+  it("a bad, revoked or malformed key is HTTP 401 with WWW-Authenticate, as in REST", async () => {
+    const cases: [string, RegExp][] = [
+      ["Bearer quire_sk_notARealKeyAtAll", /invalid_(token|request)/],
+      [`Bearer ${revoked.key}`, /error="invalid_token"/],
+      ["Basic dXNlcjpwYXNz", /^Bearer realm="quire"$/],
+      ["Bearer", /error="invalid_request"/],
+    ];
+    for (const [authorization, challenge] of cases) {
+      const res = await rpc(served.url, initialize, { authorization });
+      expect(res.status, authorization).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(challenge);
+      const error = await rpcErrorOf(res);
+      const secret = authorization.slice(7);
+      if (secret) expect(error.message).not.toContain(secret);
+    }
+    // The SDK client surfaces the 401 instead of connecting anonymously.
+    await expect(mcpClient(served.url, revoked.key)).rejects.toThrow();
+  });
+
+  it("never logs a key", async () => {
+    const c = await mcpClient(served.url, verified.key);
+    clients.push(c);
+    await c.callTool({ name: "whoami", arguments: {} });
+    await rpc(served.url, initialize, { authorization: `Bearer ${revoked.key}` });
+    const logged = JSON.stringify(served.test.logs);
+    expect(logged).not.toContain(verified.key);
+    expect(logged).not.toContain(revoked.key);
+  });
+});
+
+describe("the JSON-RPC channel", () => {
+  it("refuses a foreign Origin (DNS rebinding) and accepts the site's own", async () => {
+    const foreign = await rpc(served.url, initialize, { origin: "http://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect((await rpcErrorOf(foreign)).message).toMatch(/origin/i);
+    const own = await rpc(served.url, initialize, { origin: "http://quire.test" });
+    expect(own.status).toBe(200);
+  });
+
+  it("answers malformed messages with JSON-RPC errors", async () => {
+    const bad = await rpc(served.url, "{not json");
+    expect(bad.status).toBe(400);
+    expect((await rpcErrorOf(bad)).code).toBe(-32700);
+
+    const notRpc = await rpc(served.url, { hello: "world" });
+    expect(notRpc.status).toBe(400);
+    await rpcErrorOf(notRpc);
+
+    const text = await rpc(served.url, JSON.stringify(initialize), {
+      "content-type": "text/plain",
+    });
+    expect(text.status).toBe(415);
+    await rpcErrorOf(text);
+
+    const noAccept = await rpc(served.url, initialize, { accept: "text/html" });
+    expect(noAccept.status).toBe(406);
+    await rpcErrorOf(noAccept);
+
+    const unknown = await rpc(served.url, { jsonrpc: "2.0", id: 7, method: "no/such/method" });
+    const body = (await unknown.json()) as { id: number; error: { code: number } };
+    expect(body).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
+  it("GET, DELETE and PUT are 405 with Allow: POST (stateless: no stream, no session)", async () => {
+    for (const method of ["GET", "DELETE", "PUT"]) {
+      const res = await fetch(`${served.url}/mcp`, {
+        method,
+        headers: { accept: "text/event-stream, text/html" },
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      await rpcErrorOf(res);
+    }
+  });
+
+  it("caps the body size", async () => {
+    const huge = JSON.stringify({ ...initialize, pad: "x".repeat(MAX_BODY_BYTES) });
+    const res = await rpc(served.url, huge);
+    expect(res.status).toBe(413);
+    await rpcErrorOf(res);
+  });
+});
