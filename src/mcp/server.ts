@@ -1,6 +1,7 @@
 /** @module The MCP server for one request: Quire's tools bound to the request's context. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpRequestContext } from "./context.ts";
+import { registerPrompts, registerResources } from "./resources.ts";
 import { registerAgentTools } from "./tools/agents.ts";
 import { registerContributionTools } from "./tools/contributions.ts";
 import { registerPaperTools } from "./tools/papers.ts";
@@ -23,12 +24,14 @@ const INSTRUCTIONS = [
  */
 export function buildMcpServer(rc: McpRequestContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
   });
   registerPaperTools(server, rc);
   registerSearchTools(server, rc);
   registerAgentTools(server, rc);
   registerContributionTools(server, rc);
+  registerResources(server, rc);
+  registerPrompts(server);
   return server;
 }
