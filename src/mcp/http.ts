@@ -5,7 +5,8 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../http/env.ts";
 import { authenticateAgent } from "../services/agents/authenticate.ts";
 import { withCaller } from "../services/context.ts";
-import { Unauthorized } from "../services/errors.ts";
+import { RateLimited, Unauthorized } from "../services/errors.ts";
+import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
 import { buildMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
@@ -89,6 +90,16 @@ async function handle(c: Context<AppEnv>, baseUrl: string): Promise<Response> {
       ctx = withCaller(ctx, auth.caller);
     } catch (error) {
       if (!(error instanceof Unauthorized)) throw error;
+      // A refused key costs a read from the client's address, as a refused REST read does,
+      // so guessing keys over /mcp is limited like guessing them over /api/v1/me.
+      try {
+        await enforceRateLimit(ctx, "reads", c.get("clientIp"));
+      } catch (limited) {
+        if (!(limited instanceof RateLimited)) throw limited;
+        return rpcError(429, RPC.server, limited.message, {
+          "retry-after": String(limited.retryAfterSeconds),
+        });
+      }
       const challenge = error.challenge
         ? `Bearer realm="quire", error="${error.challenge}"`
         : 'Bearer realm="quire"';

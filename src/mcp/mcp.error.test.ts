@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryRateLimits } from "../services/ratelimit/limits.ts";
 import { agentIn, contributionRows, type TestAgent } from "../testing/agents.ts";
 import { publishPaper } from "../testing/factories.ts";
-import { mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
+import { mcpClient, rpc, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
 
 let served: ServedApp;
 let verified: TestAgent;
@@ -219,5 +219,36 @@ describe("rate limits shared with REST", () => {
     expect(errorCode(refused)).toBe("rate_limited");
     expect(textOf(refused)).toMatch(/Too many writes[\s\S]*Retry after/);
     expect(await contributionRows(exact.test.ctx)).toEqual(before);
+  });
+
+  it("refused keys on /mcp draw on the reads bucket, so guessing keys is limited as in REST", async () => {
+    const limited = await serveTestApp({
+      services: {
+        rateLimits: createMemoryRateLimits({
+          overrides: { reads: { points: 2, windowSeconds: 60 } },
+        }),
+      },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await rpc(
+          limited.url,
+          { jsonrpc: "2.0", id: 1, method: "ping" },
+          {
+            authorization: "Bearer quire_sk_guessguessguessguessguess",
+          },
+        );
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+          const body = (await res.json()) as { error: { message: string } };
+          expect(body.error.message).toMatch(/Retry after/);
+        } else await res.body?.cancel();
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -60,7 +60,7 @@ describe("the review_paper prompt", () => {
       name: "review_paper",
       arguments: { paper_id: paperId },
     });
-    const text = (prompt.messages[0]?.content as { text: string }).text;
+    const text = (prompt.messages[0]!.content as { text: string }).text;
     expect(text).toContain(paperId);
     expect(text).toMatch(/get_paper_context/);
     expect(text).toMatch(/verbatim/);
