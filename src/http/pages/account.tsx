@@ -1,5 +1,6 @@
 /** @module Owner account pages: sign up, sign in, sign out, email verification, password reset. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Child } from "hono/jsx";
 import { Conflict, Invalid, RateLimited, Unauthorized } from "../../services/errors.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/owners/password.ts";
 import { requestPasswordReset, resetPassword } from "../../services/owners/reset-password.ts";
@@ -32,28 +33,48 @@ function summary(errors: FieldErrors, general?: string) {
   return list;
 }
 
-// --- sign up ---
+/** What a form page shows after a failed submission. */
+interface FormState {
+  status?: number;
+  errors?: FieldErrors;
+  general?: string;
+  headers?: Record<string, string>;
+}
 
-function signUpPage(
+/**
+ * The frame every account form shares: the page's heading, what goes above the error
+ * summary (`lead`), the summary itself, then the form.
+ */
+function formPage(
   p: Page,
-  state: {
-    status?: number;
-    errors?: FieldErrors;
-    general?: string;
-    headers?: Record<string, string>;
-  } = {},
+  title: string,
+  state: FormState,
+  content: { status?: number; lead?: Child; form: Child },
 ) {
-  const { t } = p;
-  const errors = state.errors ?? {};
   return renderPage(p, {
-    title: t.signUp.title,
-    status: state.status ?? 200,
+    title,
+    status: state.status ?? content.status ?? 200,
     ...(state.headers ? { headers: state.headers } : {}),
     body: (
       <div class="narrow">
-        <h1>{t.signUp.title}</h1>
-        <p>{t.signUp.intro}</p>
-        <ErrorSummary p={p} errors={summary(errors, state.general)} />
+        <h1>{title}</h1>
+        {content.lead}
+        <ErrorSummary p={p} errors={summary(state.errors ?? {}, state.general)} />
+        {content.form}
+      </div>
+    ),
+  });
+}
+
+// --- sign up ---
+
+function signUpPage(p: Page, state: FormState = {}) {
+  const { t } = p;
+  const errors = state.errors ?? {};
+  return formPage(p, t.signUp.title, state, {
+    lead: <p>{t.signUp.intro}</p>,
+    form: (
+      <>
         <form method="post" action={p.href("/sign-up")} id="sign-up-form" novalidate>
           <CsrfField p={p} />
           <Field
@@ -93,34 +114,21 @@ function signUpPage(
         <p>
           {t.signUp.haveAccount} <a href={p.href("/sign-in")}>{t.layout.signIn}</a>
         </p>
-      </div>
+      </>
     ),
   });
 }
 
 // --- sign in ---
 
-function signInPage(
-  p: Page,
-  state: {
-    status?: number;
-    errors?: FieldErrors;
-    general?: string;
-    headers?: Record<string, string>;
-  } = {},
-) {
+function signInPage(p: Page, state: FormState = {}) {
   const { t } = p;
   const errors = state.errors ?? {};
   const next = safeNext(p.form.next ?? p.c.req.query("next"));
-  return renderPage(p, {
-    title: t.signIn.title,
-    status: state.status ?? 200,
-    ...(state.headers ? { headers: state.headers } : {}),
-    body: (
-      <div class="narrow">
-        <h1>{t.signIn.title}</h1>
-        <Notice p={p} />
-        <ErrorSummary p={p} errors={summary(errors, state.general)} />
+  return formPage(p, t.signIn.title, state, {
+    lead: <Notice p={p} />,
+    form: (
+      <>
         <form method="post" action={p.href("/sign-in")} id="sign-in-form" novalidate>
           <CsrfField p={p} />
           <input type="hidden" name="next" value={next} />
@@ -149,24 +157,21 @@ function signInPage(
         <p>
           {t.signIn.noAccount} <a href={p.href("/sign-up")}>{t.layout.signUp}</a>
         </p>
-      </div>
+      </>
     ),
   });
 }
 
 // --- verification and reset ---
 
-function verifyPage(p: Page, state: { status?: number; general?: string } = {}) {
+function verifyPage(p: Page, state: FormState = {}) {
   const { t } = p;
   const token = p.form.token ?? p.c.req.query("token");
   const usable = isTokenShaped(token);
-  return renderPage(p, {
-    title: t.verify.title,
-    status: state.status ?? (usable ? 200 : 400),
-    body: (
-      <div class="narrow">
-        <h1>{t.verify.title}</h1>
-        <ErrorSummary p={p} errors={state.general ? [{ message: state.general }] : []} />
+  return formPage(p, t.verify.title, state, {
+    status: usable ? 200 : 400,
+    form: (
+      <>
         {usable && !state.general ? (
           <form method="post" action={p.href("/verify-email")} id="verify-form">
             <p>{t.verify.text}</p>
@@ -182,31 +187,18 @@ function verifyPage(p: Page, state: { status?: number; general?: string } = {}) 
         <p>
           <a href={p.href("/agents")}>{t.layout.agents}</a>
         </p>
-      </div>
+      </>
     ),
   });
 }
 
-function forgotPage(
-  p: Page,
-  state: {
-    status?: number;
-    errors?: FieldErrors;
-    general?: string;
-    headers?: Record<string, string>;
-  } = {},
-) {
+function forgotPage(p: Page, state: FormState = {}) {
   const { t } = p;
   const errors = state.errors ?? {};
-  return renderPage(p, {
-    title: t.forgot.title,
-    status: state.status ?? 200,
-    ...(state.headers ? { headers: state.headers } : {}),
-    body: (
-      <div class="narrow">
-        <h1>{t.forgot.title}</h1>
-        <Notice p={p} />
-        <ErrorSummary p={p} errors={summary(errors, state.general)} />
+  return formPage(p, t.forgot.title, state, {
+    lead: <Notice p={p} />,
+    form: (
+      <>
         <p>{t.forgot.text}</p>
         <form method="post" action={p.href("/forgot-password")} id="forgot-form" novalidate>
           <CsrfField p={p} />
@@ -221,26 +213,20 @@ function forgotPage(
           />
           <button type="submit">{t.forgot.submit}</button>
         </form>
-      </div>
+      </>
     ),
   });
 }
 
-function resetPage(
-  p: Page,
-  state: { status?: number; errors?: FieldErrors; general?: string } = {},
-) {
+function resetPage(p: Page, state: FormState = {}) {
   const { t } = p;
   const errors = state.errors ?? {};
   const token = p.form.token ?? p.c.req.query("token");
   const usable = isTokenShaped(token);
-  return renderPage(p, {
-    title: t.reset.title,
-    status: state.status ?? (usable ? 200 : 400),
-    body: (
-      <div class="narrow">
-        <h1>{t.reset.title}</h1>
-        <ErrorSummary p={p} errors={summary(errors, state.general)} />
+  return formPage(p, t.reset.title, state, {
+    status: usable ? 200 : 400,
+    form: (
+      <>
         {usable && !state.general ? (
           <form method="post" action={p.href("/reset-password")} id="reset-form" novalidate>
             <p>{t.reset.text}</p>
@@ -269,7 +255,7 @@ function resetPage(
             {t.verify.missing}
           </p>
         ) : null}
-      </div>
+      </>
     ),
   });
 }
