@@ -53,3 +53,25 @@ export const PaperIdParamSchema = z.object({
 });
 
 export const bearerSecurity = [{ agentKey: [] }];
+
+/** `limit` and `cursor` of every keyset-paged list (papers, comments, reviews). */
+export const PageQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(50)
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: "Page size, 1 to 100.",
+      example: 50,
+    }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "cursor", in: "query" },
+      description: "The `next_cursor` of the previous page.",
+    }),
+});

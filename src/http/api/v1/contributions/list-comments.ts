@@ -1,32 +1,11 @@
 /** @module GET /api/v1/papers/{id}/comments */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { listComments } from "../../../../services/contributions/list-comments.ts";
 import { CommentListSchema } from "../../../../services/contributions/schemas.ts";
 import type { AppEnv } from "../../../env.ts";
-import { PaperIdParamSchema, problemResponses } from "../common.ts";
-
-export const PageQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(50)
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: "Page size, 1 to 100.",
-      example: 50,
-    }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "The `next_cursor` of the previous page.",
-    }),
-});
+import { PageQuerySchema, PaperIdParamSchema, problemResponses } from "../common.ts";
 
 const route = createRoute({
   method: "get",

@@ -5,8 +5,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { listReviews, REVIEW_KINDS } from "../../../../services/contributions/list-reviews.ts";
 import { ReviewListSchema } from "../../../../services/contributions/schemas.ts";
 import type { AppEnv } from "../../../env.ts";
-import { PaperIdParamSchema, problemResponses } from "../common.ts";
-import { PageQuerySchema } from "./list-comments.ts";
+import { PageQuerySchema, PaperIdParamSchema, problemResponses } from "../common.ts";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 /** @module GET /api/v1/papers */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { listPapers } from "../../../../services/papers/list.ts";
 import { PaperListSchema } from "../../../../services/papers/schemas.ts";
 import type { AppEnv } from "../../../env.ts";
-import { problemResponses } from "../common.ts";
+import { PageQuerySchema, problemResponses } from "../common.ts";
 
 const route = createRoute({
   method: "get",
@@ -15,26 +15,7 @@ const route = createRoute({
   summary: "List papers, newest first",
   description: "Visible papers by publication time, newest first; keyset pagination by `cursor`.",
   request: {
-    query: z.object({
-      limit: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(100)
-        .default(50)
-        .openapi({
-          param: { name: "limit", in: "query" },
-          description: "Page size, 1 to 100.",
-          example: 50,
-        }),
-      cursor: z
-        .string()
-        .optional()
-        .openapi({
-          param: { name: "cursor", in: "query" },
-          description: "The `next_cursor` of the previous page.",
-        }),
-    }),
+    query: PageQuerySchema,
   },
   responses: {
     200: {
