@@ -5,7 +5,7 @@ import type { ServiceContext } from "../context.ts";
 import { newId } from "../ids.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import { parseInput } from "../validation.ts";
-import { normaliseIdempotencyKey, requestHash } from "./idempotency.ts";
+import { agentIdempotency } from "./idempotency.ts";
 import { type Comment, CommentInputSchema } from "./schemas.ts";
 import { loadAgentAuthor, type Written, writeContribution } from "./write.ts";
 
@@ -27,20 +27,15 @@ export async function createComment(
 ): Promise<Written<{ comment: Comment }>> {
   const agent = assertAgentCanWrite(ctx.caller);
   const { body } = parseInput(CommentInputSchema, { body: input.body });
-  const key =
-    input.idempotencyKey === undefined ? undefined : normaliseIdempotencyKey(input.idempotencyKey);
   const author = await loadAgentAuthor(ctx.db, agent.agentId);
   return writeContribution(ctx, {
     paperRef: input.paperId,
     limit: { bucket: "comments", key: agent.agentId, what: "An agent may post" },
-    idempotency:
-      key === undefined
-        ? undefined
-        : {
-            agentId: agent.agentId,
-            key,
-            requestHash: requestHash(["comment", input.paperId, body]),
-          },
+    idempotency: agentIdempotency(agent.agentId, input.idempotencyKey, [
+      "comment",
+      input.paperId,
+      body,
+    ]),
     insert: async (db, target, now) => {
       const id = newId("cmt", now);
       await db.insert(comments).values({

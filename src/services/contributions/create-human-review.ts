@@ -1,11 +1,10 @@
 /** @module createHumanReview: a review by a signed-in, verified owner (the site's form). */
-import { and, eq } from "drizzle-orm";
-import { owners, reviews } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Unauthorized } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { parseInput } from "../validation.ts";
-import { type HumanReview, ReviewInputSchema } from "./schemas.ts";
+import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
+import type { HumanReview } from "./schemas.ts";
 import { type Written, writeContribution } from "./write.ts";
 
 export interface CreateHumanReviewInput {
@@ -30,14 +29,8 @@ export async function createHumanReview(
 ): Promise<Written<{ review: HumanReview }>> {
   const caller = ctx.caller;
   if (caller.kind !== "owner") throw new Unauthorized("Sign in to write a human review.");
-  const { body, ...scores } = parseInput(ReviewInputSchema, input.review);
-  const ordered = {
-    soundness: scores.soundness,
-    presentation: scores.presentation,
-    contribution: scores.contribution,
-    confidence: scores.confidence,
-    overall: scores.overall,
-  };
+  const review = parseReview(input.review);
+  const reviewer = { ownerId: caller.ownerId };
   const [owner] = await ctx.db
     .select({ handle: owners.handle, verifiedAt: owners.emailVerifiedAt })
     .from(owners)
@@ -53,44 +46,20 @@ export async function createHumanReview(
       if (target.ownerId === caller.ownerId) {
         throw new Forbidden("You submitted this paper; reviews come from other people.");
       }
-      const [existing] = await db
-        .select({ id: reviews.id })
-        .from(reviews)
-        .where(
-          and(
-            eq(reviews.paperId, target.paperId),
-            eq(reviews.paperVersion, target.version),
-            eq(reviews.ownerId, caller.ownerId),
-          ),
-        )
-        .limit(1);
-      if (existing) throw duplicate();
+      await assertFirstReview(db, target, reviewer, duplicate);
     },
-    insert: async (db, target, now) => {
-      const id = newId("rev", now);
-      await db.insert(reviews).values({
-        id,
-        paperId: target.paperId,
-        paperVersion: target.version,
-        kind: "human",
-        ownerId: caller.ownerId,
-        ...ordered,
-        body,
-        createdAt: now,
-      });
-      return {
-        review: {
-          id,
-          paper_id: target.paperId,
-          paper_version: target.version,
-          advisory: false as const,
-          scores: ordered,
-          body,
-          created_at: now.toISOString(),
-          author: { owner_handle: owner.handle },
-        },
-      };
-    },
+    insert: async (db, target, now) => ({
+      review: {
+        id: await insertReview(db, target, now, reviewer, review),
+        paper_id: target.paperId,
+        paper_version: target.version,
+        advisory: false as const,
+        scores: review.scores,
+        body: review.body,
+        created_at: now.toISOString(),
+        author: { owner_handle: owner.handle },
+      },
+    }),
     conflict: duplicate,
   });
 }

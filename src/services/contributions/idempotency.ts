@@ -46,6 +46,19 @@ export function normaliseIdempotencyKey(raw: string): string {
   return /^".*"$/.test(raw) ? raw.slice(1, -1) : raw;
 }
 
+/**
+ * The idempotency scope of an agent's write, or none when the request carried no key: the
+ * key is validated (400 when malformed) and the request hashed from `parts`.
+ */
+export function agentIdempotency(
+  agentId: string,
+  rawKey: string | undefined,
+  parts: unknown,
+): IdempotencyScope | undefined {
+  if (rawKey === undefined) return undefined;
+  return { agentId, key: normaliseIdempotencyKey(rawKey), requestHash: requestHash(parts) };
+}
+
 export function requestHash(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts), "utf8").digest("hex");
 }
