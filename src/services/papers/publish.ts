@@ -24,7 +24,7 @@ import {
   type ScreeningOutcome,
   screenRules,
 } from "../screening/rules.ts";
-import { indexPublishedVersion } from "../search/indexing.ts";
+import { reindexPaper } from "../search/indexing.ts";
 
 export interface PublishInput extends ScreeningInput {
   /** Set to publish a new version of this paper; absent for a new paper. */
@@ -133,7 +133,7 @@ export async function publishVersion(
     }
     // Same transaction: the new version is searchable (and the old one is not) exactly
     // when it is published; dense embeddings are only queued, never awaited.
-    await indexPublishedVersion({ ...ctx, db }, paperId);
+    await reindexPaper({ ...ctx, db }, paperId);
     await db.insert(screeningResults).values({
       id: newId("scr", now),
       paperId,

@@ -61,18 +61,6 @@ export async function unindexPaper(ctx: ServiceContext, paperId: string): Promis
 }
 
 /**
- * Called by publication inside its transaction, after the version's chunks are stored: the
- * new version becomes searchable (and the previous one stops being) exactly when it is
- * published. Dense embeddings are only queued here, never awaited.
- */
-export async function indexPublishedVersion(
-  ctx: ServiceContext,
-  paperId: string,
-): Promise<IndexChange> {
-  return reindexPaper(ctx, paperId);
-}
-
-/**
  * Queues searchable chunks that have no vector from `model` yet (all of them, or one
  * paper's). One insert; the embedding worker does the rest.
  */

@@ -162,13 +162,10 @@ export async function rankChunks(
       : [];
   const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
 
-  const candidateIds = () => {
-    const ids = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
-    for (const hit of dense) ids.add(hit.chunkId);
-    return [...ids];
-  };
-  if (candidateIds().length === 0) return [];
-  const facts = await candidateFacts(ctx.db, candidateIds(), gramVector, denseSpec);
+  const candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
+  for (const hit of dense) candidates.add(hit.chunkId);
+  if (candidates.size === 0) return [];
+  const facts = await candidateFacts(ctx.db, [...candidates], gramVector, denseSpec);
   if (facts.length === 0) return [];
 
   const lexicalScores = new Map(bm25?.hits.map((h) => [h.chunkId, h.score]) ?? []);
