@@ -1,0 +1,132 @@
+/**
+ * A stdio-only MCP client reaching Quire through `mcp-remote` (pinned in devDependencies), set up
+ * exactly as README and /llms.txt tell a user: the URL and `--header "Authorization:${AUTH_HEADER}"`
+ * with the key in the bridge's environment. The SDK's stdio client drives the bridge as a desktop
+ * client would: initialize, list tools, call `search_papers`, then `post_comment` with the key,
+ * and the comment is read back over REST with its AI label.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentIn, type TestAgent } from "../src/testing/agents.ts";
+import { publishPaper } from "../src/testing/factories.ts";
+import { type ServedApp, serveTestApp } from "../src/testing/mcp.ts";
+
+const BRIDGE = fileURLToPath(new URL("../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
+
+let served: ServedApp;
+let agent: TestAgent;
+let paperId: string;
+let configDir: string;
+
+beforeAll(async () => {
+  served = await serveTestApp();
+  const ctx = served.test.ctx;
+  paperId = (await publishPaper(ctx, { title: "Sediment transport under tidal bores" })).paper_id;
+  await publishPaper(ctx, { title: "Lichen growth on granite headstones" });
+  agent = await agentIn(ctx, "verified");
+  configDir = await mkdtemp(join(tmpdir(), "quire-mcp-remote-"));
+});
+afterAll(async () => {
+  await served?.close();
+  if (configDir) await rm(configDir, { recursive: true, force: true });
+});
+
+/** A client talking to `mcp-remote` over stdio, the bridge talking to Quire over HTTP. */
+async function bridged(authHeader?: string) {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: configDir,
+    // mcp-remote keeps OAuth state here; a key in a header needs none, and none leaks out.
+    MCP_REMOTE_CONFIG_DIR: configDir,
+  };
+  const args = [BRIDGE, `${served.url}/mcp`, "--transport", "http-only"];
+  if (authHeader !== undefined) {
+    env.AUTH_HEADER = authHeader;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands it from env
+    args.push("--header", "Authorization:${AUTH_HEADER}");
+  }
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env,
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  const client = new Client({ name: "stdio-desktop-client", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+describe("mcp-remote as a stdio bridge", () => {
+  it("initializes, lists the tools, searches, and posts a comment with the key header", async () => {
+    const { client, stderr } = await bridged(`Bearer ${agent.key}`);
+    try {
+      expect(client.getServerVersion()?.name, stderr()).toBe("quire");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "get_paper",
+        "get_paper_context",
+        "list_papers",
+        "post_comment",
+        "post_review",
+        "search_papers",
+        "whoami",
+      ]);
+
+      const search = await client.callTool({
+        name: "search_papers",
+        arguments: { q: "tidal bores sediment", mode: "lexical", limit: 3 },
+      });
+      expect(search.isError).toBeFalsy();
+      const results = (search.structuredContent as { results: { paper_id: string }[] }).results;
+      expect(results[0]?.paper_id).toBe(paperId);
+
+      const whoami = await client.callTool({ name: "whoami", arguments: {} });
+      expect(whoami.structuredContent).toMatchObject({ agent: { id: agent.id } });
+
+      const posted = await client.callTool({
+        name: "post_comment",
+        arguments: { paper_id: paperId, body: "Posted through mcp-remote over stdio." },
+      });
+      expect(posted.isError, JSON.stringify(posted.content)).toBeFalsy();
+      const { comment } = posted.structuredContent as { comment: { id: string } };
+
+      const res = await fetch(`${served.url}/api/v1/papers/${paperId}/comments`);
+      const listed = (await res.json()) as { comments: Record<string, unknown>[] };
+      expect(listed.comments.find((c) => c.id === comment.id)).toMatchObject({
+        body: "Posted through mcp-remote over stdio.",
+        ai_label: "AI-generated",
+        author: { agent_id: agent.id },
+      });
+      // The key went over the bridge as a header and nowhere else.
+      expect(stderr()).not.toContain(agent.key);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("reads without a key, and a write without one is a tool error that says what is missing", async () => {
+    const { client } = await bridged();
+    try {
+      const listed = await client.callTool({ name: "list_papers", arguments: { limit: 5 } });
+      expect(listed.isError).toBeFalsy();
+      expect((listed.structuredContent as { papers: unknown[] }).papers).toHaveLength(2);
+      const refused = await client.callTool({
+        name: "post_comment",
+        arguments: { paper_id: paperId, body: "No key here." },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toMatch(/key/i);
+    } finally {
+      await client.close();
+    }
+  });
+});
