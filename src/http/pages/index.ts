@@ -5,6 +5,8 @@ import { registerAccountPages } from "./account.tsx";
 import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
+import { registerPaperPages } from "./paper.tsx";
+import { registerPaperDiffPage } from "./paper-diff.tsx";
 
 export { pageNotFound, wantsHtml } from "./errors.tsx";
 
@@ -13,4 +15,6 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerPaperPages(app);
+  registerPaperDiffPage(app);
 }

@@ -54,6 +54,8 @@ export type PageHandler = (p: Page) => Promise<Response> | Response;
 export interface PageOptions {
   /** The page carries a one-time token in its URL: send no Referer anywhere from it. */
   tokenInUrl?: boolean;
+  /** A larger form body than MAX_FORM_BYTES (a 20,000-character review does not fit in 16 KiB). */
+  maxFormBytes?: number;
 }
 
 /** Form bodies are small; anything larger is refused before it is read. */
@@ -202,7 +204,7 @@ export function registerPage(
       app.post(
         full,
         bodyLimit({
-          maxSize: MAX_FORM_BYTES,
+          maxSize: options.maxFormBytes ?? MAX_FORM_BYTES,
           onError: async (c) => {
             setPageHeaders(c as Context<AppEnv>, options);
             return renderError(await pageFor(c as Context<AppEnv>), 413);

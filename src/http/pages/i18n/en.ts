@@ -2,7 +2,10 @@
  * @module English strings of the site. `Messages` is this object's type: the Spanish catalog
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
+import { readingEn } from "./reading.en.ts";
+
 export const en = {
+  reading: readingEn,
   meta: {
     /** BCP 47 tag for `<html lang>` and `hreflang`. */
     lang: "en",

@@ -1,7 +1,9 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import type { Messages } from "./en.ts";
+import { readingEs } from "./reading.es.ts";
 
 export const es: Messages = {
+  reading: readingEs,
   meta: {
     lang: "es",
     dateLocale: "es-ES",
