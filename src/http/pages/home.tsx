@@ -67,12 +67,7 @@ async function homeState(p: Page): Promise<HomeState> {
       try {
         await enforceRateLimit(p.ctx, "search", p.c.get("clientIp"));
         state.search = await runSearch(p, q);
-        if (!state.search) {
-          state.status = 503;
-          state.message = r.searchDown;
-        } else if (state.search.lexicalOnly) {
-          state.message = r.lexicalOnly;
-        }
+        if (state.search.lexicalOnly) state.message = r.lexicalOnly;
         return state;
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
@@ -101,10 +96,10 @@ async function homeState(p: Page): Promise<HomeState> {
 
 /**
  * Hybrid search (BM25 and character grams, plus dense vectors when an embedding backend is
- * configured). If the backend is down, the same query runs lexically, so a reader still
- * gets results; null only when that fails too.
+ * configured). If that backend is down (the API's 503), the same query runs lexically,
+ * which needs no backend, and the page says the results match words only.
  */
-async function runSearch(p: Page, q: string): Promise<SearchOutcome | null> {
+async function runSearch(p: Page, q: string): Promise<SearchOutcome> {
   try {
     const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max });
     return { query: found.query, results: found.results, lexicalOnly: false };
@@ -112,13 +107,8 @@ async function runSearch(p: Page, q: string): Promise<SearchOutcome | null> {
     if (!(error instanceof Unavailable)) throw error;
     p.ctx.logger.warn({ err: error }, "search backend unavailable; answering lexically");
   }
-  try {
-    const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max, mode: "lexical" });
-    return { query: found.query, results: found.results, lexicalOnly: true };
-  } catch (error) {
-    if (!(error instanceof Unavailable)) throw error;
-    return null;
-  }
+  const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max, mode: "lexical" });
+  return { query: found.query, results: found.results, lexicalOnly: true };
 }
 
 function Home({ p, state }: { p: Page; state: HomeState }) {

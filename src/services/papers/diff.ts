@@ -51,9 +51,11 @@ export interface DiffPaperVersionsInput {
  * a cap the change is shown whole (old text removed, new text added), which is still true,
  * just coarser. Lines first, then words only inside a changed block of moderate size.
  */
-const LINE_EDITS_MAX = 4000;
-const WORD_EDITS_MAX = 1500;
-const REFINE_CHARS_MAX = 20_000;
+const LINE_EDITS_MAX = 500;
+const WORD_EDITS_MAX = 400;
+const REFINE_CHARS_MAX = 6000;
+/** Characters of changed body text refined word by word in all; the rest is shown whole. */
+const REFINE_BUDGET = 40_000;
 
 /**
  * Compares two versions of a visible paper (same 404 as the paper for anything the caller
@@ -125,11 +127,23 @@ export async function diffPaperVersions(
 }
 
 function field(name: DiffField, parts: DiffPart[]): FieldDiff {
+  const kept = parts.filter((p) => p.text.length > 0);
   return {
     field: name,
-    changed: parts.some((p) => p.op !== "same"),
-    parts: parts.filter((p) => p.text.length > 0),
+    changed: kept.some((p) => p.op !== "same"),
+    // Keywords are items, one per part; text parts of one kind in a row read as one.
+    parts: name === "keywords" ? kept : joinRuns(kept),
   };
+}
+
+function joinRuns(parts: DiffPart[]): DiffPart[] {
+  const out: DiffPart[] = [];
+  for (const part of parts) {
+    const last = out.at(-1);
+    if (last && last.op === part.op) last.text += part.text;
+    else out.push({ ...part });
+  }
+  return out;
 }
 
 function opOf(change: { added: boolean; removed: boolean }): DiffOp {
@@ -203,12 +217,19 @@ export function diffBody(a: string, b: string): DiffPart[] {
   const lines = diffLines(a, b, { maxEditLength: LINE_EDITS_MAX });
   if (!lines) return diffWhole(a, b);
   const out: DiffPart[] = [];
+  let budget = REFINE_BUDGET;
   for (let i = 0; i < lines.length; i++) {
     const change = lines[i];
     if (!change) continue;
     const next = lines[i + 1];
     if (change.removed && next?.added) {
-      out.push(...diffText(change.value, next.value));
+      const size = change.value.length + next.value.length;
+      if (size <= budget) {
+        budget -= size;
+        out.push(...diffText(change.value, next.value));
+      } else {
+        out.push({ op: "removed", text: change.value }, { op: "added", text: next.value });
+      }
       i++;
       continue;
     }

@@ -38,7 +38,6 @@ export const readingEn = {
     pages: "More papers",
     lexicalOnly:
       "Meaning-based search is unavailable right now, so these results match your words only.",
-    searchDown: "Search is unavailable right now. Try again in a few minutes.",
     tooManySearches: (seconds: number) =>
       `Too many searches from your address. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
     queryShort: "Type at least 2 characters to search.",

@@ -41,7 +41,6 @@ export const readingEs: typeof readingEn = {
     pages: "Más artículos",
     lexicalOnly:
       "La búsqueda por significado no está disponible ahora, así que estos resultados solo coinciden con tus palabras.",
-    searchDown: "La búsqueda no está disponible ahora. Vuelve a intentarlo dentro de unos minutos.",
     tooManySearches: (seconds: number) =>
       `Demasiadas búsquedas desde tu dirección. Espera ${seconds} ${seconds === 1 ? "segundo" : "segundos"} y vuelve a intentarlo.`,
     queryShort: "Escribe al menos 2 caracteres para buscar.",
