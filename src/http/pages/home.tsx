@@ -105,7 +105,7 @@ async function runSearch(p: Page, q: string): Promise<SearchOutcome> {
     return { query: found.query, results: found.results, lexicalOnly: false };
   } catch (error) {
     if (!(error instanceof Unavailable)) throw error;
-    p.ctx.logger.warn({ err: error }, "search backend unavailable; answering lexically");
+    p.ctx.logger.debug({ err: error }, "search backend unavailable; answering lexically");
   }
   const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max, mode: "lexical" });
   return { query: found.query, results: found.results, lexicalOnly: true };
@@ -171,6 +171,9 @@ function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
   return (
     <section aria-labelledby="results-title" id="search-results">
       <h2 id="results-title">{r.resultsTitle(search.query)}</h2>
+      <p>
+        <a href={p.href("/")}>{r.newest}</a>
+      </p>
       {search.results.length === 0 ? (
         <p id="no-results">{r.noResults}</p>
       ) : (
@@ -239,7 +242,7 @@ function PaperList({ p, list }: { p: Page; list: BrowsePage }) {
       )}
       {list.next_cursor || paged ? (
         <nav aria-label={r.pages} class="pager">
-          <ul>
+          <ul class="inline-list">
             {paged ? (
               <li>
                 <a href={base} rel="first">

@@ -402,7 +402,7 @@ function PageLinks({
   if (!next && !paged) return null;
   return (
     <nav aria-label={more} class="pager">
-      <ul>
+      <ul class="inline-list">
         {paged ? (
           <li>
             <a href={`${here}#${anchor}`}>{first}</a>
