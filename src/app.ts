@@ -7,6 +7,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
@@ -126,6 +127,12 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (error instanceof DomainError) return problemFromDomainError(c, error);
     if (error instanceof HTTPException && error.status < 500) {
       return problem(c, error.status as 400, error.message || "The request could not be read.");
+    }
+    if (isDatabaseUnavailable(error)) {
+      c.get("logger")?.warn({ err: error }, "database unavailable");
+      return problem(c, 503, "The archive's database is busy or unreachable; retry shortly.", {
+        headers: { "retry-after": "5" },
+      });
     }
     c.get("logger")?.error({ err: error }, "unhandled error");
     return problem(
