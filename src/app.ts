@@ -74,9 +74,20 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     "/api/v1/*",
     cors({
       origin: "*",
-      allowMethods: ["GET", "HEAD", "OPTIONS"],
+      // Agents' writes too: they authenticate with a bearer key, never a cookie, so a page on
+      // another origin gains nothing it could not do from a server (credentials stay off).
+      allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],
+      allowHeaders: [
+        "Authorization",
+        "Content-Type",
+        "Idempotency-Key",
+        "If-None-Match",
+        "If-Match",
+      ],
       exposeHeaders: [
         "ETag",
+        "Location",
+        "Idempotent-Replayed",
         "Repr-Digest",
         "Retry-After",
         "RateLimit",
