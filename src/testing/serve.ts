@@ -30,6 +30,8 @@ export interface ServedQuire {
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`). Idempotent. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once, as in a crash, and waits for the exit. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -73,6 +75,11 @@ export async function serveQuire(
         clearTimeout(timer);
       })();
       return stopping;
+    },
+    kill: async () => {
+      if (!running()) return;
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 
