@@ -82,6 +82,8 @@ export interface RunningNginx {
   /** `http://127.0.0.1:<port>` */
   base: string;
   port: number;
+  /** The master's process id (its workers are its children). */
+  pid: number;
   prefix: string;
   /** nginx's access log so far (format `quire`: one line per request). */
   accessLog(): string;
@@ -153,6 +155,7 @@ export async function startNginx(options: {
   const nginx: RunningNginx = {
     base: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? 0,
     prefix,
     accessLog: () => read("quire.access.log"),
     errors: () => `${stderr}${read("error.log")}${read("quire.error.log")}`,
