@@ -31,6 +31,7 @@
  *   BENCH_WARMUP       unmeasured seconds before each (default 3)
  *   BENCH_CONNECTIONS  concurrent connections (default 32)
  *   BENCH_CONFIGS      comma list of 1, 2, 2+replica (default 1,2)
+ *   BENCH_ROUNDS       repeat the configurations, in rotated order (default 1); pooled
  *   BENCH_POOL_SIZE    DATABASE_POOL_SIZE per instance (default 10)
  *   BENCH_ARXIV_DIR    the arXiv listing files (default ../shared/data/arxiv-daily-cs/data/)
  *   BENCH_ADMIN_URL    where to create/drop quire_bench_scale_<random> (default local postgres)
@@ -64,6 +65,7 @@ const ARXIV = env.BENCH_ARXIV_DIR
   : new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const ADMIN_URL = env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 1);
 const AGENTS = 20;
 
 for (const config of CONFIGS) {
@@ -107,7 +109,16 @@ async function main(): Promise<void> {
   await withScratchDatabase(ADMIN_URL, "quire_bench_scale", async (url) => {
     const corpus = await loadCorpus(url);
     const results: RunResult[] = [];
-    for (const config of CONFIGS) results.push(await runConfig(config, url, corpus));
+    // Rounds rotate the order, so load that drifts during a run favours no configuration;
+    // the table pools each configuration's rounds.
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = CONFIGS.map((_, i) => CONFIGS[(i + round) % CONFIGS.length] as string);
+      for (const config of order) {
+        const result = await runConfig(config, url, corpus);
+        log(`${config}: ${(result.samples.length / result.seconds).toFixed(0)} req/s`);
+        results.push(result);
+      }
+    }
     report(results);
   });
 }
@@ -181,13 +192,14 @@ async function runConfig(config: string, url: string, corpus: Corpus): Promise<R
     log(`${config}: warming up ${WARMUP} s`);
     await drive(nginx.base, corpus, WARMUP);
     const pids = instances.map((i) => i.pid);
-    const before = cpuSnapshot(pids, nginx.pid);
+    const database = new URL(url).pathname.slice(1);
+    const before = cpuSnapshot(pids, nginx.pid, database);
     const clientBefore = process.cpuUsage();
     log(`${config}: measuring ${SECONDS} s with ${CONNECTIONS} connections`);
     const started = performance.now();
     const { samples, errors } = await drive(nginx.base, corpus, SECONDS);
     const seconds = (performance.now() - started) / 1000;
-    const after = cpuSnapshot(pids, nginx.pid);
+    const after = cpuSnapshot(pids, nginx.pid, database);
     const client = process.cpuUsage(clientBefore);
     const failovers = instances.reduce(
       (n, i) => n + (i.output().match(/Redis is unreachable/g)?.length ?? 0),
@@ -298,6 +310,7 @@ function send(
 function cpuSnapshot(
   instancePids: number[],
   nginxPid: number,
+  database: string,
 ): { instances: number; nginx: number; postgres: number; machine: number } {
   const ticks = 100; // USER_HZ on Linux
   const processCpu = (pid: number): number => {
@@ -326,19 +339,24 @@ function cpuSnapshot(
   return {
     instances: instancePids.reduce((s, pid) => s + processCpu(pid), 0),
     nginx: [nginxPid, ...children(nginxPid)].reduce((s, pid) => s + processCpu(pid), 0),
-    postgres: postgresPids().reduce((s, pid) => s + processCpu(pid), 0),
+    postgres: backendPids(database).reduce((s, pid) => s + processCpu(pid), 0),
     machine: busy / ticks,
   };
 }
 
-/** Every PostgreSQL server process on the machine (the replica's too, and other users'). */
-function postgresPids(): number[] {
+/**
+ * The PostgreSQL backends serving `database` (on the primary and on a replica): their
+ * process titles name it. Other users of the server are left out; so are its background
+ * processes (WAL writer, checkpointer), a small share under this load.
+ */
+function backendPids(database: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres")
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) {
         pids.push(Number(entry));
+      }
     } catch {
       // gone meanwhile
     }
@@ -356,19 +374,42 @@ function summary(samples: Sample[]): { p50: number; p95: number; p99: number } {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
 }
 
-function report(results: RunResult[]): void {
+/** One configuration's rounds as one result: samples together, time and CPU added. */
+function pooled(results: RunResult[]): RunResult[] {
+  const byConfig = new Map<string, RunResult>();
+  for (const r of results) {
+    const seen = byConfig.get(r.config);
+    if (!seen) {
+      byConfig.set(r.config, { ...r, samples: [...r.samples], cpu: { ...r.cpu } });
+      continue;
+    }
+    seen.samples.push(...r.samples);
+    seen.errors += r.errors;
+    seen.failovers += r.failovers;
+    // CPU figures are per second: weight them by each round's length.
+    for (const key of Object.keys(seen.cpu) as (keyof RunResult["cpu"])[]) {
+      seen.cpu[key] =
+        (seen.cpu[key] * seen.seconds + r.cpu[key] * r.seconds) / (seen.seconds + r.seconds);
+    }
+    seen.seconds += r.seconds;
+  }
+  return CONFIGS.map((c) => byConfig.get(c)).filter((r): r is RunResult => r !== undefined);
+}
+
+function report(rounds: RunResult[]): void {
+  const results = pooled(rounds);
   const ms = (v: number) => (Number.isNaN(v) ? "—" : v.toFixed(0));
   const lines: string[] = [];
   lines.push(
-    `\nbench:scale — ${PAPERS} papers, ${CONNECTIONS} connections, ${SECONDS} s per configuration, ` +
+    `\nbench:scale — ${PAPERS} papers, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per configuration, ` +
       `${cpus().length} cores, load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")} at the end\n`,
   );
   lines.push(
-    "| instances | req/s | p50 ms | p95 ms | p99 ms | reads p50/p95 | search p50/p95 | comments p50/p95 | non-2xx | errors | CPU s/s: quire / postgres / nginx / client / machine |",
+    "| instances | req/s | p50 ms | p95 ms | p99 ms | reads p50/p95 | search p50/p95 | comments p50/p95 | non-2xx | errors | CPU s/s: quire / postgres / nginx / client / machine | CPU ms/request: quire / postgres |",
   );
-  lines.push("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+  lines.push("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
   for (const r of results) {
     const all = summary(r.samples);
     const of = (kinds: Kind[]) => summary(r.samples.filter((s) => kinds.includes(s.kind)));
@@ -384,7 +425,8 @@ function report(results: RunResult[]): void {
     lines.push(
       `| ${r.config} | ${(r.samples.length / r.seconds).toFixed(0)} | ${ms(all.p50)} | ${ms(all.p95)} | ${ms(all.p99)} | ` +
         `${ms(reads.p50)}/${ms(reads.p95)} | ${ms(search.p50)}/${ms(search.p95)} | ${ms(comments.p50)}/${ms(comments.p95)} | ` +
-        `${bad} | ${r.errors} | ${[r.cpu.instances, r.cpu.postgres, r.cpu.nginx, r.cpu.client, r.cpu.machine].map((v) => v.toFixed(2)).join(" / ")} |`,
+        `${bad} | ${r.errors} | ${[r.cpu.instances, r.cpu.postgres, r.cpu.nginx, r.cpu.client, r.cpu.machine].map((v) => v.toFixed(2)).join(" / ")} | ` +
+        `${[r.cpu.instances, r.cpu.postgres].map((v) => ((1000 * v * r.seconds) / r.samples.length).toFixed(1)).join(" / ")} |`,
     );
   }
   const one = results.find((r) => r.config === "1");
