@@ -128,7 +128,7 @@ async function openPostgres(
       connectionString: options.readUrl,
       max: poolSize,
       // A replica that drops packets must not hold a read for the OS's TCP timeout.
-      connectionTimeoutMillis: 2_000,
+      connectionTimeoutMillis: 3_000,
     });
     replicaPool.on("error", () => {
       // As above; a replica that went away is noticed by the next query (see ReplicaPool).
