@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
+import { identifyAgent } from "./http/middleware/agent-auth.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
@@ -100,6 +101,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // After CORS (a 429 must be readable cross-origin), before caching and body checks (a
   // refused request costs no work, and 304s carry the RateLimit fields too).
   app.use(rateLimit());
+  app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));

@@ -45,6 +45,7 @@ describe("loadConfig", () => {
     ["PORT", "abc"],
     ["PORT", "70000"],
     ["DATABASE_URL", "mysql://x"],
+    ["DATABASE_READ_URL", "mysql://x"],
     ["REDIS_URL", "http://cache:6379"],
     ["REDIS_TIMEOUT_MS", "5"],
     ["REDIS_TIMEOUT_MS", "1.5"],
@@ -77,6 +78,28 @@ describe("loadConfig", () => {
     } catch (error) {
       const names = (error as ConfigError).problems.map((p) => p.variable);
       expect(names).toEqual(["EMBEDDINGS_MODEL", "SCREENER_MODEL"]);
+    }
+  });
+
+  it("takes a read replica with PostgreSQL, and refuses one for the embedded engine", () => {
+    const c = loadConfig({
+      DATABASE_URL: "postgres://quire@db:5432/quire",
+      DATABASE_READ_URL: "postgres://quire@replica:5432/quire",
+    });
+    expect(c.DATABASE_READ_URL).toBe("postgres://quire@replica:5432/quire");
+    expect(loadConfig({}).DATABASE_READ_URL).toBeUndefined();
+    try {
+      loadConfig({ DATABASE_READ_URL: "postgres://quire@replica:5432/quire" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        {
+          variable: "DATABASE_READ_URL",
+          message:
+            "needs DATABASE_URL: read replicas are for PostgreSQL; the embedded engine has none",
+        },
+      ]);
     }
   });
 });
