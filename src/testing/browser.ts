@@ -160,17 +160,24 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the page and returns its serious and critical violations as plain
+ * Runs axe-core on the page (every rule, or only `rules`) and returns its serious and critical violations as plain
  * objects, so `expect(v).toEqual([])` prints rule, impact, selectors and help on failure.
  * axe is injected through the DevTools protocol, which the page's CSP does not govern.
  */
-export async function axeCheck(page: Page): Promise<AxeViolation[]> {
+export async function axeCheck(
+  page: Page,
+  options: { rules?: string[] } = {},
+): Promise<AxeViolation[]> {
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   const loaded = await inPage<boolean>(page, "typeof window.axe === 'object'");
   if (!loaded) await page.evaluate(axeSource);
+  const runOptions = {
+    resultTypes: ["violations"],
+    ...(options.rules ? { runOnly: { type: "rule", values: options.rules } } : {}),
+  };
   const results = await inPage<AxeResult[]>(
     page,
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
+    `axe.run(document, ${JSON.stringify(runOptions)}).then((r) => r.violations)`,
   );
   return results
     .filter((r) => r.impact === "serious" || r.impact === "critical")

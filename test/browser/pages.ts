@@ -9,7 +9,10 @@ export type Visitor = "anonymous" | "owner" | "unverified-owner";
 export interface SitePage {
   /** Names the screenshot (`artifacts/screenshots/<lang>/<name>-<width>.png`) and the test. */
   name: string;
-  /** The English path with its query; the Spanish one is `/es` + path. */
+  /**
+   * The English path with its query; the Spanish one is `/es` + path. `{paper}` stands for
+   * the id of a sample paper (the newest), e.g. `/papers/{paper}`.
+   */
   path: string;
   as: Visitor;
   /** The status the page answers with (200 unless said). */
