@@ -42,15 +42,15 @@ const LOCALES: Record<Lang, string> = { en: "en-GB", es: "es-ES" };
  * Launches Debian's Chromium. A missing browser is a failure, not a skip: these tests are
  * part of the suite, and CI installs the package.
  */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
+export async function launchChromium(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `The browser tests need Chromium at ${CHROMIUM}, which is missing. ` +
+      `The browser tests need Chromium at ${executablePath}, which is missing. ` +
         "Install Debian's package: `apt-get update && apt-get install chromium` (CI installs it).",
     );
   }
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     // Chromium's sandbox cannot start as root (containers, CI, this machine run tests as root):
     // only then is it switched off. The pages under test are our own, served on loopback.
     args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
