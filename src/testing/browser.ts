@@ -324,6 +324,39 @@ export async function createOwnerOverHttp(
   return owner;
 }
 
+/** A client signed in as `owner` over plain HTTP (through the sign-in form's POST). */
+export async function signInOverHttp(site: Site, owner: Owner): Promise<PageClient> {
+  const client = new PageClient(overHttp(site.base));
+  const res = await client.submit("/sign-in", "/sign-in", {
+    email: owner.email,
+    password: owner.password,
+    next: "/agents",
+  });
+  if (res.status !== 303) throw new Error(`sign-in of ${owner.handle} failed: ${res.status}`);
+  return client;
+}
+
+/** A browser context's storage holding a PageClient's cookies (its session, for one). */
+export function storageStateOf(
+  site: Site,
+  client: PageClient,
+): Exclude<BrowserContextOptions["storageState"], string | undefined> {
+  const domain = new URL(site.base).hostname;
+  return {
+    cookies: [...client.cookies].map(([name, value]) => ({
+      name,
+      value,
+      domain,
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: false,
+      sameSite: "Lax" as const,
+    })),
+    origins: [],
+  };
+}
+
 /** Signs in through the English sign-in form, as a reader would; lands on /agents. */
 export async function signInWithForm(page: Page, site: Site, owner: Owner): Promise<void> {
   await page.goto(`${site.base}/sign-in?next=/agents`);

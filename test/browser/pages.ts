@@ -1,6 +1,6 @@
 /**
  * @module The site's pages for the browser tests: adding a page to the site means adding
- * one entry here, and every check in pages.e2e.test.ts (both languages, both widths) runs on it.
+ * one entry here, and every check in every-page.ts (both languages, both widths) runs on it.
  */
 
 /** Who visits: a signed-out reader, or a signed-in owner (email confirmed or not). */
