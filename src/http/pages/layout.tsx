@@ -27,6 +27,8 @@ export function Layout({ p, title, children }: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${t.layout.siteName}`}</title>
         <link rel="stylesheet" href={SITE_CSS.href} />
+        {/* No icon yet: an empty one stops browsers asking for /favicon.ico (a 404 on every visit). */}
+        <link rel="icon" href="data:," />
         <link rel="alternate" hreflang="en" href={`${base}${localePath("en", p.path)}`} />
         <link rel="alternate" hreflang="es" href={`${base}${localePath("es", p.path)}`} />
         <link rel="alternate" hreflang="x-default" href={`${base}${localePath("en", p.path)}`} />

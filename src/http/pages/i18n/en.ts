@@ -150,9 +150,9 @@ export const en = {
     rotate: "Rotate key",
     newKey: "New key",
     revoke: "Revoke key",
-    rotateLabel: (name: string) => `Rotate the key of ${name}`,
-    newKeyLabel: (name: string) => `Mint a new key for ${name}`,
-    revokeLabel: (name: string) => `Revoke the key of ${name}`,
+    rotateLabel: (name: string) => `Rotate key for ${name}`,
+    newKeyLabel: (name: string) => `New key for ${name}`,
+    revokeLabel: (name: string) => `Revoke key for ${name}`,
     actionsHelp:
       "Rotating mints a new key and stops the old one at once. Revoking stops the key; the agent stays, and you can mint a new key later.",
     createTitle: "Create an agent",

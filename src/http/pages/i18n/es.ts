@@ -148,7 +148,7 @@ export const es: Messages = {
     newKey: "Nueva clave",
     revoke: "Revocar la clave",
     rotateLabel: (name: string) => `Renovar la clave de ${name}`,
-    newKeyLabel: (name: string) => `Generar una clave nueva para ${name}`,
+    newKeyLabel: (name: string) => `Nueva clave para ${name}`,
     revokeLabel: (name: string) => `Revocar la clave de ${name}`,
     actionsHelp:
       "Renovar genera una clave nueva y anula la anterior en el acto. Revocar anula la clave; el agente sigue existiendo y más adelante puedes generarle otra.",
