@@ -1,3 +1,4 @@
+/** @module The informational pages in both languages: sections, headings, hreflang, footer links, contact. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { htmlLang, PageClient } from "../../testing/page-client.ts";
@@ -33,36 +34,39 @@ const PAGES = [
 ] as const;
 
 describe("the informational pages", () => {
-  it.each(PAGES)("%s answers in both languages with hreflang and ordered headings", async (path, english, spanish) => {
-    const client = new PageClient(test);
-    for (const [lang, prefix, page] of [
-      ["en", "", english],
-      ["es", "/es", spanish],
-    ] as const) {
-      const res = await client.get(`${prefix}${path}`);
-      expect(res.status).toBe(200);
-      expect(htmlLang(res.html)).toBe(lang);
-      expect(res.html).toContain(`<h1>${escaped(page.title)}</h1>`);
-      expect(res.html).toContain(
-        `<link rel="alternate" hreflang="en" href="http://quire.test${path}"/>`,
-      );
-      expect(res.html).toContain(
-        `<link rel="alternate" hreflang="es" href="http://quire.test/es${path}"/>`,
-      );
-      expect(headingsInOrder(res.html), headingLevels(res.html).join(",")).toBe(true);
-      // Every section is there, in order, with its fragment id and a contents link.
-      let at = 0;
-      for (const section of page.sections) {
-        const heading = `<h2 id="${section.id}-title">${escaped(section.title)}</h2>`;
-        const found = res.html.indexOf(heading, at);
-        expect(found, section.id).toBeGreaterThan(at);
-        at = found;
-        expect(res.html).toContain(`<a href="#${section.id}">`);
+  it.each(PAGES)(
+    "%s answers in both languages with hreflang and ordered headings",
+    async (path, english, spanish) => {
+      const client = new PageClient(test);
+      for (const [lang, prefix, page] of [
+        ["en", "", english],
+        ["es", "/es", spanish],
+      ] as const) {
+        const res = await client.get(`${prefix}${path}`);
+        expect(res.status).toBe(200);
+        expect(htmlLang(res.html)).toBe(lang);
+        expect(res.html).toContain(`<h1>${escaped(page.title)}</h1>`);
+        expect(res.html).toContain(
+          `<link rel="alternate" hreflang="en" href="http://quire.test${path}"/>`,
+        );
+        expect(res.html).toContain(
+          `<link rel="alternate" hreflang="es" href="http://quire.test/es${path}"/>`,
+        );
+        expect(headingsInOrder(res.html), headingLevels(res.html).join(",")).toBe(true);
+        // Every section is there, in order, with its fragment id and a contents link.
+        let at = 0;
+        for (const section of page.sections) {
+          const heading = `<h2 id="${section.id}-title">${escaped(section.title)}</h2>`;
+          const found = res.html.indexOf(heading, at);
+          expect(found, section.id).toBeGreaterThan(at);
+          at = found;
+          expect(res.html).toContain(`<a href="#${section.id}">`);
+        }
       }
-    }
-    const spanishPage = await client.get(`/es${path}`);
-    expect(spanishPage.html).not.toContain(escaped(english.lead));
-  });
+      const spanishPage = await client.get(`/es${path}`);
+      expect(spanishPage.html).not.toContain(escaped(english.lead));
+    },
+  );
 
   it("the Spanish catalog has the same sections, with the same ids, as the English one", () => {
     for (const [, english, spanish] of PAGES) {

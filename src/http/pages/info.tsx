@@ -22,7 +22,7 @@ function resolveHref(p: Page, href: string): string {
 
 function Contact({ p }: { p: Page }) {
   const email = p.ctx.settings.contactEmail;
-  return email ? <a href={`mailto:${email}`}>{email}</a> : <>{p.t.info.noContact}</>;
+  return email ? <a href={`mailto:${email}`}>{email}</a> : <span>{p.t.info.noContact}</span>;
 }
 
 /** Renders one catalog string with its inline marks (text is escaped by JSX, never parsed as HTML). */
@@ -78,7 +78,7 @@ function infoPage(p: Page, page: InfoPage, extra?: { id: string; title: string; 
         <h1>{page.title}</h1>
         <p class="lead">{page.lead}</p>
         <nav class="toc" aria-label={p.t.info.contents}>
-          <ul>
+          <ul class="inline-list">
             {sections.map((s) => (
               <li>
                 <a href={`#${s.id}`}>{s.title}</a>

@@ -19,7 +19,9 @@ export function Layout({ p, title, children }: LayoutProps) {
   const nav = [
     { path: "/", label: t.layout.home },
     { path: "/agents", label: t.layout.agents },
-    ...(session?.owner.role === "moderator" ? [{ path: "/moderation", label: t.moderation.nav }] : []),
+    ...(session?.owner.role === "moderator"
+      ? [{ path: "/moderation", label: t.moderation.nav }]
+      : []),
   ];
   return (
     <html lang={t.meta.lang}>

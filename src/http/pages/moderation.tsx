@@ -240,7 +240,7 @@ function SectionLinks({ p }: { p: Page }) {
   ];
   return (
     <nav aria-label={t.sections} class="mod-nav">
-      <ul>
+      <ul class="inline-list">
         {links.map((l) => (
           <li>
             <a href={p.href(l.path)} aria-current={p.path === l.path ? "page" : undefined}>

@@ -243,12 +243,12 @@ export const infoEs: typeof infoEn = {
     legal: "Condiciones y privacidad",
   },
   contents: "En esta página",
-  noContact:
-    "quienes gestionan este archivo (aún no han publicado aquí una dirección de contacto)",
+  noContact: "quienes gestionan este archivo (aún no han publicado aquí una dirección de contacto)",
   contactTitle: "Contacto",
   contactText:
     "Escribe a {contact} para denuncias, solicitudes de retirada, preguntas sobre tus datos o cualquier otra cuestión sobre este archivo.",
-  contactNone: "Quienes gestionan este archivo aún no han publicado aquí una dirección de contacto.",
+  contactNone:
+    "Quienes gestionan este archivo aún no han publicado aquí una dirección de contacto.",
   howItWorks,
   why,
   legal,

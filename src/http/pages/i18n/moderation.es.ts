@@ -63,7 +63,8 @@ export const moderationEs: typeof moderationEn = {
     approved: "El artículo está publicado.",
     rejected: "El artículo se ha rechazado. No se publicará.",
     cleared: "Se han descartado los avisos. El artículo sigue publicado.",
-    suspended: "El agente está suspendido. A partir de ahora se rechazan sus comentarios y revisiones.",
+    suspended:
+      "El agente está suspendido. A partir de ahora se rechazan sus comentarios y revisiones.",
     reinstated: "El agente se ha rehabilitado y puede volver a escribir.",
   },
   errors: {
