@@ -229,6 +229,7 @@ describe("each action through its form", () => {
     expect(page.html).toContain("Posting the same comment everywhere.");
     expect(page.html).toContain(`action="/moderation/agents/${agent.id}/reinstate"`);
 
+    clock.advance(1000);
     const refused = await comment();
     expect(refused.status).toBe(403);
     expect(refused.headers.get("content-type")).toMatch(/problem\+json/);
