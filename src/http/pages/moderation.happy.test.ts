@@ -109,6 +109,26 @@ describe("the queue", () => {
     );
     expect(spanish.html).not.toContain(escaped(en.moderation.intro));
   });
+
+  it("stays light when full: the oldest 15 of each queue, abstracts cut short", async () => {
+    // Its own archive: a full queue would push the other tests' papers off the page.
+    const full = await createTestApp();
+    try {
+      for (let i = 0; i < 16; i++) {
+        const base = paperInput();
+        await publishFlaggedPaper(full.ctx, {
+          abstract: `${base.abstract} ${"A long abstract sentence. ".repeat(150)}`,
+        });
+      }
+      const { client } = await moderatorClient(full);
+      const page = await client.get("/moderation");
+      expect(page.html).toContain(escaped(en.moderation.showing(15, 16)));
+      expect(page.html.match(/<article class="mod-item"/g)).toHaveLength(15);
+      expect(new TextEncoder().encode(page.html).length).toBeLessThan(100_000);
+    } finally {
+      await full.close();
+    }
+  });
 });
 
 describe("each action through its form", () => {

@@ -29,6 +29,15 @@ import { CsrfField, ErrorSummary, Field, renderPage } from "./layout.tsx";
 import { type Page, registerPage, renderError } from "./page.ts";
 
 type PaperAction = "approve" | "reject" | "clear" | "remove";
+
+/** Papers shown per queue, and abstract excerpts, keep the page light (< 100 KB) when full. */
+const QUEUE_PAGE_SIZE = 15;
+const ABSTRACT_EXCERPT = 300;
+
+function excerpt(text: string): string {
+  const chars = [...text];
+  return chars.length <= ABSTRACT_EXCERPT ? text : `${chars.slice(0, ABSTRACT_EXCERPT).join("")}…`;
+}
 type AgentAction = "suspend" | "reinstate";
 type Done = keyof Page["t"]["moderation"]["done"];
 
@@ -191,7 +200,7 @@ function QueueItem(props: {
       ))}
       <details>
         <summary>{t.abstract}</summary>
-        <p>{item.abstract}</p>
+        <p>{excerpt(item.abstract)}</p>
       </details>
       <div class="mod-actions">
         {actions.map((action) => (
@@ -255,7 +264,7 @@ function SectionLinks({ p }: { p: Page }) {
 
 async function queuePage(p: Page, state: PageState = {}): Promise<Response> {
   const t = p.t.moderation;
-  const queue = await listModerationQueue(p.ctx, { limit: 50 });
+  const queue = await listModerationQueue(p.ctx, { limit: QUEUE_PAGE_SIZE });
   const part = (kind: "held" | "flagged") => {
     const list = queue[kind];
     const strings = t[kind];
