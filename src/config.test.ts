@@ -29,7 +29,9 @@ describe("loadConfig", () => {
       TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, ::1",
       SMTP_URL: "smtp://mail:25",
       KEY_PREFIX: "myarchive",
+      CONTACT_EMAIL: "abuse@example.org",
     });
+    expect(c.CONTACT_EMAIL).toBe("abuse@example.org");
     expect(c.PORT).toBe(8080);
     expect(c.BASE_URL).toBe("https://quire.example.org");
     expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
@@ -54,6 +56,7 @@ describe("loadConfig", () => {
     ["TRUST_PROXY", "example.org"],
     ["KEY_PREFIX", "Bad Prefix"],
     ["LOG_LEVEL", "loud"],
+    ["CONTACT_EMAIL", "not an address"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
   SCREENER_MODEL: z.string().trim().min(1).optional(),
   TRUST_PROXY: z.string().trim().default(""),
   SMTP_URL: optionalUrl,
+  /** Where readers send reports and takedown requests; shown on /legal. */
+  CONTACT_EMAIL: z.string().trim().email("must be an email address").max(254).optional(),
   KEY_PREFIX: z
     .string()
     .regex(

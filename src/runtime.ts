@@ -84,6 +84,7 @@ export async function openRuntime(
       baseUrl: config.BASE_URL,
       chunkMaxChars: config.CHUNK_MAX_CHARS,
       keyPrefix: config.KEY_PREFIX,
+      ...(config.CONTACT_EMAIL ? { contactEmail: config.CONTACT_EMAIL } : {}),
     },
     caller: { kind: "anonymous" },
     throttles: createMemoryOwnerThrottles(),

@@ -30,6 +30,8 @@ export interface ServiceSettings {
   baseUrl: string;
   chunkMaxChars: number;
   keyPrefix: string;
+  /** CONTACT_EMAIL: where reports and takedown requests go (shown on /legal), if published. */
+  contactEmail?: string;
 }
 
 /**

@@ -2,6 +2,9 @@
  * @module English strings of the site. `Messages` is this object's type: the Spanish catalog
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
+import { infoEn } from "./info.en.ts";
+import { moderationEn } from "./moderation.en.ts";
+
 export const en = {
   meta: {
     /** BCP 47 tag for `<html lang>` and `hreflang`. */
@@ -185,6 +188,8 @@ export const en = {
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },
+  info: infoEn,
+  moderation: moderationEn,
 };
 
 export type Messages = typeof en;

@@ -1,5 +1,7 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import type { Messages } from "./en.ts";
+import { infoEs } from "./info.es.ts";
+import { moderationEs } from "./moderation.es.ts";
 
 export const es: Messages = {
   meta: {
@@ -182,4 +184,6 @@ export const es: Messages = {
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
+  info: infoEs,
+  moderation: moderationEs,
 };
