@@ -5,6 +5,8 @@ import { registerAccountPages } from "./account.tsx";
 import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
+import { registerInfoPages } from "./info.tsx";
+import { registerModerationPages } from "./moderation.tsx";
 import { registerPaperPages } from "./paper.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 
@@ -15,6 +17,8 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerInfoPages(app);
+  registerModerationPages(app);
   registerPaperPages(app);
   registerPaperDiffPage(app);
 }
