@@ -123,6 +123,13 @@ export interface HtmlOptions {
   allowedScriptTypes?: string[];
 }
 
+/** `<link rel="icon" href="data:,">`: an empty icon, never navigated to or run. */
+function inertIcon(name: string, attributes: Map<string, string>): boolean {
+  const rel = (attributes.get("rel") ?? "").toLowerCase().split(/\s+/);
+  const href = attributes.get("href") ?? "";
+  return name === "link" && rel.includes("icon") && /^data:(?:image\/[a-z+.-]+)?[,;]/i.test(href);
+}
+
 const TAG =
   /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
@@ -156,7 +163,11 @@ export function executableConstructs(html: string, options: HtmlOptions = {}): s
       if (attr.startsWith("on")) problems.push(`event handler ${attr} on <${name}>`);
       if (attr === "style") problems.push(`style attribute on <${name}>`);
       if (attr === "srcdoc") problems.push(`srcdoc on <${name}>`);
-      if (URL_ATTRIBUTES.has(attr) && BAD_SCHEME.test(schemeView(value))) {
+      if (
+        URL_ATTRIBUTES.has(attr) &&
+        BAD_SCHEME.test(schemeView(value)) &&
+        !inertIcon(name, attributes)
+      ) {
         problems.push(`${attr}="${value}" on <${name}>`);
       }
     }

@@ -36,4 +36,13 @@ export const PAGES: readonly SitePage[] = [
   { name: "reset-password", path: `/reset-password?token=${TOKEN_SHAPED}`, as: "anonymous" },
   { name: "reset-password-no-link", path: "/reset-password", as: "anonymous", status: 400 },
   { name: "not-found", path: "/no-such-page", as: "anonymous", status: 404 },
+  { name: "home-search", path: "/?q=rounding%20error", as: "anonymous" },
+  { name: "home-search-too-short", path: "/?q=x", as: "anonymous", status: 400 },
+  { name: "home-keyword", path: "/?keyword=statistics", as: "anonymous" },
+  { name: "paper", path: "/papers/{paper}", as: "anonymous" },
+  { name: "paper-review-form", path: "/papers/{paper}", as: "owner" },
+  { name: "paper-unverified-owner", path: "/papers/{paper}", as: "unverified-owner" },
+  { name: "paper-version", path: "/papers/{paper}v1", as: "anonymous" },
+  { name: "paper-diff-one-version", path: "/papers/{paper}/diff", as: "anonymous" },
+  { name: "paper-not-found", path: "/papers/2611.99999", as: "anonymous", status: 404 },
 ];
