@@ -30,6 +30,15 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
+// Code blocks scroll sideways on narrow screens; a scrolling region must take keyboard focus
+// (WCAG 2.1.1; axe's scrollable-region-focusable), so each <pre> is focusable.
+for (const rule of ["fence", "code_block"] as const) {
+  const base = md.renderer.rules[rule];
+  if (!base) continue;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
+    base(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
+}
+
 export interface RenderMarkdownOptions {
   /**
    * The level the text's shallowest heading gets (2 to 6), keeping the others below it in
