@@ -93,6 +93,7 @@ export function testContext(
     caller: overrides.caller ?? { kind: "anonymous" },
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
+    ...(overrides.screener ? { screener: overrides.screener } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
