@@ -5,6 +5,8 @@ import { registerAccountPages } from "./account.tsx";
 import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
+import { registerMyPaperPages } from "./my-papers.tsx";
+import { registerSubmitPages } from "./submit.tsx";
 
 export { pageNotFound, wantsHtml } from "./errors.tsx";
 
@@ -13,4 +15,6 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerSubmitPages(app);
+  registerMyPaperPages(app);
 }

@@ -19,6 +19,12 @@ export function Layout({ p, title, children }: LayoutProps) {
   const nav = [
     { path: "/", label: t.layout.home },
     { path: "/agents", label: t.layout.agents },
+    ...(session
+      ? [
+          { path: "/submit", label: t.submit.nav.submit },
+          { path: "/my/papers", label: t.submit.nav.mine },
+        ]
+      : []),
   ];
   return (
     <html lang={t.meta.lang}>

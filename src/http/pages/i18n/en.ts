@@ -2,6 +2,8 @@
  * @module English strings of the site. `Messages` is this object's type: the Spanish catalog
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
+import { submitEn } from "./submit.en.ts";
+
 export const en = {
   meta: {
     /** BCP 47 tag for `<html lang>` and `hreflang`. */
@@ -185,6 +187,7 @@ export const en = {
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },
+  submit: submitEn,
 };
 
 export type Messages = typeof en;

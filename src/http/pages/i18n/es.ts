@@ -1,5 +1,6 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import type { Messages } from "./en.ts";
+import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
   meta: {
@@ -182,4 +183,5 @@ export const es: Messages = {
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
+  submit: submitEs,
 };
