@@ -209,7 +209,10 @@ describe.each(LANGS)("own papers, revising and withdrawing in %s", (lang) => {
     const api = (await (await app.test.app.request(`/api/v1/papers/${id}`)).json()) as {
       version: { version: number; changelog: string };
     };
-    expect(api.version).toMatchObject({ version: 2, changelog: "Added the missing control group." });
+    expect(api.version).toMatchObject({
+      version: 2,
+      changelog: "Added the missing control group.",
+    });
   });
 
   it("withdraws after a confirmation, with a reason", async () => {
