@@ -151,7 +151,8 @@ export async function publishVersion(
         ]);
       return { outcome: "rejected" as const, screening_id: screeningId, screening };
     }
-    const held = llmRun?.kind === "unavailable";
+    const heldReason = llmRun?.kind === "unavailable" ? `held: ${llmRun.message}` : null;
+    const held = heldReason !== null;
 
     const { paperId, version } = selfId
       ? await nextVersion(db, selfId, now)
@@ -160,7 +161,7 @@ export async function publishVersion(
           publishedAt: input.publishedAt ?? now,
           now,
           input,
-          held: held ? `held: ${(llmRun as { message: string }).message}` : null,
+          held: heldReason,
         });
     const createdAt = version === 1 ? (input.publishedAt ?? now) : now;
     await db.insert(paperVersions).values({
