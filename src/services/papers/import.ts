@@ -39,7 +39,7 @@ export interface ImportOptions {
   /**
    * Ask the LLM screener about every record too (when SCREENER_URL is set). Off by default:
    * an import is the operator's own, often large, collection, and a model call per record
-   * would make it slow, costly and dependent on the endpoint (docs/adr/0010).
+   * would make it slow, costly and dependent on the endpoint (docs/adr/0012).
    */
   llmScreening?: boolean;
 }

@@ -48,7 +48,7 @@ export interface PublishInput extends ScreeningInput {
 
 export type PublishResult =
   | { outcome: "published"; paper_id: string; version: number; screening: ScreeningOutcome }
-  /** Stored but not published: the LLM screener could not give a verdict (docs/adr/0010). */
+  /** Stored but not published: the LLM screener could not give a verdict (docs/adr/0012). */
   | { outcome: "held"; paper_id: string; version: number; screening: ScreeningOutcome }
   | { outcome: "rejected"; screening_id: string; screening: ScreeningOutcome }
   | { outcome: "already_imported"; paper_id: string };
@@ -78,7 +78,7 @@ type LlmRun =
  * (down, slow, nonsense after retries) stores a new paper as `submitted` — held for a
  * moderator, unindexed, invisible. A new version of a published paper is never held (that
  * would hide the published paper): without a verdict it is refused with `Unavailable` and
- * nothing is stored. Details: docs/adr/0010-submission-and-llm-screening.md.
+ * nothing is stored. Details: docs/adr/0012-submission-and-llm-screening.md.
  */
 export async function publishVersion(
   ctx: ServiceContext,
