@@ -5,6 +5,8 @@ import { registerAccountPages } from "./account.tsx";
 import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
+import { registerInfoPages } from "./info.tsx";
+import { registerModerationPages } from "./moderation.tsx";
 import { registerMyPaperPages } from "./my-papers.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
@@ -17,4 +19,6 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerAgentPages(app);
   registerSubmitPages(app);
   registerMyPaperPages(app);
+  registerInfoPages(app);
+  registerModerationPages(app);
 }

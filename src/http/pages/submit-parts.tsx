@@ -135,11 +135,14 @@ export function ReasonList({
   if (reasons.length === 0) return null;
   const r = p.t.submit.reasons;
   return (
-    <ul class="reasons" id={id}>
+    <ul class="screening-reasons" id={id}>
       {reasons.map((reason) => {
         const headline = reasonHeadline(p, reason.code);
         return (
-          <li class={`reason reason-${reason.severity}`} data-code={reason.code}>
+          <li
+            class={`screening-reason screening-reason-${reason.severity}`}
+            data-code={reason.code}
+          >
             {headline ? (
               <>
                 <strong>{headline}</strong>
