@@ -12,6 +12,8 @@ import {
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unavailable } from "../errors.ts";
+import { approvePaper } from "../moderation/approve-paper.ts";
+import { listModerationQueue } from "../moderation/queue.ts";
 import { createHttpLlmScreener } from "../screening/llm.ts";
 import { RULE_SCREENER_ID } from "../screening/rules.ts";
 import { rowsOf } from "../search/indexing.ts";
@@ -287,6 +289,33 @@ describe("no verdict: the paper is held", () => {
     expect(await counts()).toEqual(before);
     const { paper } = await stored(first.paper_id);
     expect(paper).toMatchObject({ status: "published", currentVersion: 1 });
+  });
+});
+
+describe("held papers reach the moderators", () => {
+  it("appear in the held queue with the LLM's failure, and approval publishes and indexes them", async () => {
+    const down = withScreener(owner, await refusedUrl());
+    const result = await publishVersion(down, marked("platypodite"));
+    if (result.outcome !== "held") throw new Error(`not held: ${result.outcome}`);
+    const m = await makeOwner(test.ctx);
+    const moderator = {
+      ...test.ctx,
+      caller: {
+        kind: "owner" as const,
+        ownerId: m.id,
+        handle: m.handle,
+        role: "moderator" as const,
+      },
+    };
+    const queue = await listModerationQueue(moderator, { limit: 100 });
+    const item = queue.held.papers.find((p) => p.paper_id === result.paper_id);
+    expect(item?.status_reason).toMatch(/^held: The LLM screener could not be reached/);
+    expect(item?.screenings.flatMap((s) => s.reasons.map((r) => r.code))).toContain(
+      "llm_unavailable",
+    );
+    await approvePaper(moderator, { paperId: result.paper_id, reason: "Read it; it is fine." });
+    expect((await test.app.request(`/api/v1/papers/${result.paper_id}`)).status).toBe(200);
+    expect(await searchIds("platypodite")).toEqual([result.paper_id]);
   });
 });
 
