@@ -26,6 +26,8 @@ describe("loadConfig", () => {
       EMBEDDINGS_MODEL: "nomic-embed-text",
       SCREENER_URL: "http://127.0.0.1:8000/v1",
       SCREENER_MODEL: "qwen",
+      SCREENER_API_KEY: "sk-local",
+      SCREENER_TIMEOUT_MS: "45000",
       TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, ::1",
       SMTP_URL: "smtp://mail:25",
       KEY_PREFIX: "myarchive",
@@ -37,6 +39,8 @@ describe("loadConfig", () => {
     expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
     expect(c.KEY_PREFIX).toBe("myarchive");
     expect(c.REDIS_TIMEOUT_MS).toBe(1500);
+    expect(c.SCREENER_API_KEY).toBe("sk-local");
+    expect(c.SCREENER_TIMEOUT_MS).toBe(45000);
   });
 
   it("treats empty strings as unset", () => {
@@ -51,6 +55,7 @@ describe("loadConfig", () => {
     ["REDIS_URL", "http://cache:6379"],
     ["REDIS_TIMEOUT_MS", "5"],
     ["REDIS_TIMEOUT_MS", "1.5"],
+    ["SCREENER_TIMEOUT_MS", "10"],
     ["BASE_URL", "not a url"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "example.org"],

@@ -37,6 +37,9 @@ const ConfigSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   SCREENER_URL: optionalUrl,
   SCREENER_MODEL: z.string().trim().min(1).optional(),
+  SCREENER_API_KEY: z.string().min(1).optional(),
+  /** Per-attempt timeout of the LLM screener (a submitter waits; see docs/adr/0012). */
+  SCREENER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(20_000),
   TRUST_PROXY: z.string().trim().default(""),
   SMTP_URL: optionalUrl,
   /** Where readers send reports and takedown requests; shown on /legal. */

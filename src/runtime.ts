@@ -10,6 +10,7 @@ import { type ServiceContext, systemClock } from "./services/context.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { createRateLimits } from "./services/ratelimit/redis.ts";
+import { createHttpLlmScreener, type LlmScreener } from "./services/screening/llm.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
 import { startEmbeddingWorker } from "./services/search/worker.ts";
@@ -41,6 +42,18 @@ export function embedderFromConfig(config: Config): Embedder | undefined {
     url: config.EMBEDDINGS_URL,
     model: config.EMBEDDINGS_MODEL,
     apiKey: config.EMBEDDINGS_API_KEY,
+  });
+}
+
+/** The LLM screener from configuration, or none when SCREENER_URL is unset. */
+export function screenerFromConfig(config: Config): LlmScreener | undefined {
+  if (!config.SCREENER_URL || !config.SCREENER_MODEL) return undefined;
+  return createHttpLlmScreener({
+    url: config.SCREENER_URL,
+    model: config.SCREENER_MODEL,
+    apiKey: config.SCREENER_API_KEY,
+    timeoutMs: config.SCREENER_TIMEOUT_MS,
+    agentKeyPrefix: config.KEY_PREFIX,
   });
 }
 
@@ -94,6 +107,8 @@ export async function openRuntime(
   services.keyUsage = keyUsage;
   const embedder = embedderFromConfig(config);
   if (embedder) services.embedder = embedder;
+  const screener = screenerFromConfig(config);
+  if (screener) services.screener = screener;
   try {
     // Instances starting together on one PostgreSQL database take turns (see exclusive()).
     await database.exclusive(() => prepareSearch(services));

@@ -27,6 +27,12 @@ export function Layout({ p, title, head, alternatePath, children }: LayoutProps)
   const nav = [
     { path: "/", label: t.reading.nav.papers },
     { path: "/agents", label: t.layout.agents },
+    ...(session
+      ? [
+          { path: "/submit", label: t.submit.nav.submit },
+          { path: "/my/papers", label: t.submit.nav.mine },
+        ]
+      : []),
     ...(session?.owner.role === "moderator"
       ? [{ path: "/moderation", label: t.moderation.nav }]
       : []),

@@ -2,9 +2,11 @@
  * @module English strings of the site. `Messages` is this object's type: the Spanish catalog
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
+
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { readingEn } from "./reading.en.ts";
+import { submitEn } from "./submit.en.ts";
 
 export const en = {
   reading: readingEn,
@@ -180,6 +182,7 @@ export const en = {
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },
+  submit: submitEn,
   info: infoEn,
   moderation: moderationEn,
 };

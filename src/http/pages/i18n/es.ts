@@ -3,6 +3,7 @@ import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
 import { readingEs } from "./reading.es.ts";
+import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
   reading: readingEs,
@@ -176,6 +177,7 @@ export const es: Messages = {
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
+  submit: submitEs,
   info: infoEs,
   moderation: moderationEs,
 };
