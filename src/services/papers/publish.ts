@@ -78,7 +78,7 @@ type LlmRun =
  * (down, slow, nonsense after retries) stores a new paper as `submitted` — held for a
  * moderator, unindexed, invisible. A new version of a published paper is never held (that
  * would hide the published paper): without a verdict it is refused with `Unavailable` and
- * nothing is stored. Details: docs/adr/0012-submission-and-llm-screening.md.
+ * nothing is stored. Details: docs/adr/0013-submission-and-llm-screening.md.
  */
 export async function publishVersion(
   ctx: ServiceContext,
