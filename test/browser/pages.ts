@@ -45,4 +45,11 @@ export const PAGES: readonly SitePage[] = [
   { name: "paper-version", path: "/papers/{paper}v1", as: "anonymous" },
   { name: "paper-diff-one-version", path: "/papers/{paper}/diff", as: "anonymous" },
   { name: "paper-not-found", path: "/papers/2611.99999", as: "anonymous", status: 404 },
+  { name: "submit", path: "/submit", as: "owner" },
+  { name: "submit-unverified", path: "/submit", as: "unverified-owner" },
+  { name: "my-papers", path: "/my/papers", as: "owner" },
+  { name: "how-it-works", path: "/how-it-works", as: "anonymous" },
+  { name: "why", path: "/why", as: "anonymous" },
+  { name: "legal", path: "/legal", as: "anonymous" },
+  { name: "moderation-not-a-moderator", path: "/moderation", as: "owner", status: 404 },
 ];
