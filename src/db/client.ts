@@ -22,6 +22,8 @@ export interface Database {
    * process per data directory already, so it just runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Connections for metrics: node-postgres's pool counts; PGlite is one connection. */
+  stats?(): { max: number; total: number; idle?: number; waiting?: number };
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
+    stats: () => ({ max: 1, total: 1 }),
     close: () => client.close(),
   };
 }
@@ -106,7 +109,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await holder.end().catch(() => {});
     }
   };
-  return { db, kind: "postgres", location: redactUrl(url), exclusive, close: () => pool.end() };
+  return {
+    db,
+    kind: "postgres",
+    location: redactUrl(url),
+    exclusive,
+    stats: () => ({
+      max: poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    close: () => pool.end(),
+  };
 }
 
 async function runMigrations(database: Database): Promise<void> {
