@@ -59,6 +59,8 @@ export async function createTestApp(
     ...options.services,
   });
   const metrics = createMetrics({ buckets: BUCKET_NAMES });
+  const stats = database.stats;
+  if (stats) metrics.watchPool(() => stats());
   const lifecycle = createLifecycle();
   const app = buildApp({
     services: ctx,
