@@ -30,6 +30,10 @@ export interface ServedQuire {
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`). Idempotent. */
   stop(graceMs?: number): Promise<void>;
+  /** Sends `signal` and returns at once (shutdown tests); `exited` tells how it ended. */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -57,13 +61,19 @@ export async function serveQuire(
   child.stderr?.on("data", (chunk) => {
     output += String(chunk);
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const running = () => child.exitCode === null && child.signalCode === null;
   let stopping: Promise<void> | null = null;
   const served: ServedQuire = {
     base,
     port,
     output: () => output,
+    exited,
+    kill: (signal) => {
+      if (running()) child.kill(signal);
+    },
     stop: (graceMs = 10_000) => {
       stopping ??= (async () => {
         if (!running()) return;

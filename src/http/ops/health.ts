@@ -16,7 +16,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, deps: { lifecycle: Life
   app.get("/healthz", (c) => c.json({ status: "ok" }, 200, NO_STORE));
   app.get("/readyz", async (c) => {
     const report = await checkReadiness(c.get("ctx"), {
-      draining: deps.lifecycle.draining,
+      draining: () => deps.lifecycle.draining,
     });
     return c.json(report, report.status === "not_ready" ? 503 : 200, NO_STORE);
   });

@@ -45,7 +45,7 @@ export const CHECK_TIMEOUT_MS = 2000;
  */
 export async function checkReadiness(
   ctx: ServiceContext,
-  input: { draining: boolean; timeoutMs?: number },
+  input: { draining: () => boolean; timeoutMs?: number },
 ): Promise<Readiness> {
   const timeoutMs = input.timeoutMs ?? CHECK_TIMEOUT_MS;
   const [database, migrations, rateLimits] = await Promise.all([
@@ -102,7 +102,8 @@ export async function checkReadiness(
         }
       : { status: "unknown", critical: false };
   const checks = {
-    shutdown: { status: input.draining ? "draining" : "ok", critical: true } as Check,
+    // Read after the checks: a shutdown that began while they ran already counts.
+    shutdown: { status: input.draining() ? "draining" : "ok", critical: true } as Check,
     database,
     migrations,
     rate_limits: rateLimits,
