@@ -138,18 +138,25 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         if (value !== undefined) this.set(value);
       },
     });
-  poolGauge(
-    "db_pool_max_connections",
-    "Database connections this instance may open.",
-    (s) => s.max,
-  );
-  poolGauge("db_pool_connections", "Database connections open now.", (s) => s.total);
-  poolGauge("db_pool_idle_connections", "Open database connections not in use.", (s) => s.idle);
-  poolGauge(
-    "db_pool_waiting_clients",
-    "Queries waiting for a free database connection.",
-    (s) => s.waiting,
-  );
+  /** Gauges for what the pool reports; PGlite has no idle count or queue to show as zeros. */
+  const registerPoolGauges = (sample: PoolStats) => {
+    poolGauge(
+      "db_pool_max_connections",
+      "Database connections this instance may open.",
+      (s) => s.max,
+    );
+    poolGauge("db_pool_connections", "Database connections open now.", (s) => s.total);
+    if (sample.idle !== undefined) {
+      poolGauge("db_pool_idle_connections", "Open database connections not in use.", (s) => s.idle);
+    }
+    if (sample.waiting !== undefined) {
+      poolGauge(
+        "db_pool_waiting_clients",
+        "Queries waiting for a free database connection.",
+        (s) => s.waiting,
+      );
+    }
+  };
 
   return {
     registry,
@@ -175,6 +182,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       if (outcome.dropped) chunks.labels("dropped").inc(outcome.dropped);
     },
     watchPool(read) {
+      if (!pool) registerPoolGauges(read());
       pool = read;
     },
     watchQueue(read) {
