@@ -12,6 +12,26 @@ describe("loadConfig", () => {
     expect(c.TRUST_PROXY).toEqual([]);
     expect(c.SEED_SAMPLES).toBe(true);
     expect(c.REDIS_TIMEOUT_MS).toBe(200);
+    expect(c.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(c.METRICS_PORT).toBeUndefined();
+    expect(c.METRICS_TOKEN).toBeUndefined();
+  });
+
+  it("reads the operations variables", () => {
+    const c = loadConfig({
+      METRICS_PORT: "9464",
+      METRICS_HOST: "127.0.0.1",
+      METRICS_TOKEN: "0123456789abcdef-token",
+      SHUTDOWN_TIMEOUT_MS: "30000",
+      LOG_LEVEL: "warn",
+    });
+    expect(c).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: "127.0.0.1",
+      METRICS_TOKEN: "0123456789abcdef-token",
+      SHUTDOWN_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: "warn",
+    });
   });
 
   it("reads every documented variable", () => {
@@ -62,6 +82,12 @@ describe("loadConfig", () => {
     ["KEY_PREFIX", "Bad Prefix"],
     ["LOG_LEVEL", "loud"],
     ["CONTACT_EMAIL", "not an address"],
+    ["METRICS_PORT", "65536"],
+    ["METRICS_PORT", "3000"],
+    ["METRICS_TOKEN", "short"],
+    ["METRICS_TOKEN", "has a space in it ok"],
+    ["SHUTDOWN_TIMEOUT_MS", "-1"],
+    ["SHUTDOWN_TIMEOUT_MS", "soon"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

@@ -61,19 +61,33 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serveCommand(): Promise<number> {
-  const { startServer } = await import("../server.ts");
+  const { exitIfStuck, startServer } = await import("../server.ts");
   const config = loadConfig();
   const server = await startServer(config);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
+  // The first SIGTERM or SIGINT drains (bounded by SHUTDOWN_TIMEOUT_MS); a second one stops
+  // waiting for requests in flight.
+  const code = await new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
-      void server.close().then(resolve);
+      process.once("SIGTERM", server.forceClose);
+      process.once("SIGINT", server.forceClose);
+      server.logger.info({ signal }, "received a stop signal");
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          server.logger.error({ err: error }, "shutdown failed");
+          resolve(1);
+        },
+      );
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
-  return 0;
+  process.off("SIGTERM", server.forceClose);
+  process.off("SIGINT", server.forceClose);
+  exitIfStuck(server.logger);
+  return code;
 }
 
 async function withRuntime(run: (rt: Runtime) => Promise<number>): Promise<number> {
