@@ -36,4 +36,7 @@ export const PAGES: readonly SitePage[] = [
   { name: "reset-password", path: `/reset-password?token=${TOKEN_SHAPED}`, as: "anonymous" },
   { name: "reset-password-no-link", path: "/reset-password", as: "anonymous", status: 400 },
   { name: "not-found", path: "/no-such-page", as: "anonymous", status: 404 },
+  { name: "submit", path: "/submit", as: "owner" },
+  { name: "submit-unverified", path: "/submit", as: "unverified-owner" },
+  { name: "my-papers", path: "/my/papers", as: "owner" },
 ];
