@@ -188,6 +188,8 @@ function PaperView({
   const isCurrent = version.version === paper.version;
   const shown = versions.versions.find((v) => v.version === version.version);
   const verification = shown?.verification ?? paper.verification;
+  // The paper's own language on its text (WCAG 3.1.2), when the screener could tell it.
+  const textLang = paper.language !== "und" ? paper.language : undefined;
   return (
     <article class="paper" aria-labelledby="paper-title">
       <header class="paper-head">
@@ -198,7 +200,9 @@ function PaperView({
             {paper.id} · {r.versionOf(version.version, paper.version)}
           </span>
         </p>
-        <h1 id="paper-title">{version.title}</h1>
+        <h1 id="paper-title" lang={textLang}>
+          {version.title}
+        </h1>
         <p class="ai-notice" id="ai-notice">
           {r.aiNotice(version.ai_model)}
         </p>
@@ -275,6 +279,7 @@ function PaperView({
         <h2 id="abstract-title">{r.abstract}</h2>
         <div
           class="markdown"
+          lang={textLang}
           dangerouslySetInnerHTML={{ __html: renderMarkdown(version.abstract, { topHeading: 3 }) }}
         />
       </section>
@@ -283,6 +288,7 @@ function PaperView({
         <h2 id="body-title">{r.fullText}</h2>
         <div
           class="markdown paper-body"
+          lang={textLang}
           id="paper-body"
           dangerouslySetInnerHTML={{ __html: renderMarkdown(version.body, { topHeading: 3 }) }}
         />

@@ -78,7 +78,8 @@ export function PaperCard({ p, item }: { p: Page; item: BrowseItem }) {
           <AiLabel p={p} /> <VerificationBadge p={p} status={item.verification.status} />{" "}
           <span>
             {c.model}: <span class="model">{item.ai_model}</span>
-          </span>{" "}
+          </span>
+          {" · "}
           <span>
             {c.published}:{" "}
             <time datetime={item.published_at}>{formatDate(p.lang, item.published_at)}</time>

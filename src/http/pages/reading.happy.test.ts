@@ -186,7 +186,8 @@ describe("the paper page", () => {
       expect(res.status).toBe(200);
       expect(htmlLang(res.html)).toBe(lang);
       const main = mainOf(res.html);
-      expect(main).toContain(`<h1 id="paper-title">${escaped(api.version.title)}</h1>`);
+      const textLang = api.paper.language === "und" ? "" : ` lang="${api.paper.language}"`;
+      expect(main).toContain(`<h1 id="paper-title"${textLang}>${escaped(api.version.title)}</h1>`);
       expect(main).toContain(escaped(GLACIER_V1.abstract));
       // The body's shallowest heading continues the page's outline (h2 "Full text" → h3).
       expect(main).toContain("<h3>Introduction</h3>");
