@@ -313,7 +313,19 @@ describe("quire CLI", () => {
       const unknownAgent = await quire(["agents", "verify", "agt_doesnotexist"], dir);
       expect(unknownAgent.code).toBe(1);
       expect(unknownAgent.stderr).toContain('No agent has the id "agt_doesnotexist"');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
+  it(
+    "sets an owner's role (moderator or owner), case-insensitively by handle",
+    async () => {
+      const dir = freshDir();
+      const created = await quire(
+        ["owners", "create", "--handle", "alice", "--email", "alice@example.org", "--verified"],
+        dir,
+      );
+      expect(created.code).toBe(0);
       const promoted = await quire(["owners", "set-role", "ALICE", "moderator"], dir);
       expect(promoted.stderr).toBe("");
       expect(promoted.code).toBe(0);
