@@ -7,6 +7,7 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { createRateLimits } from "./services/ratelimit/redis.ts";
@@ -101,12 +102,22 @@ export async function openRuntime(
     });
   }
   const worker = options.background ? startEmbeddingWorker(services) : null;
+  // The server of an embedded database answers `quire backup` on its operator socket.
+  const admin =
+    options.background && database.snapshot && !config.DATA_DIR.startsWith("memory://")
+      ? await startAdminSocket({
+          dataDir: config.DATA_DIR,
+          snapshot: database.snapshot,
+          logger: log,
+        })
+      : null;
   return {
     config,
     logger: log,
     database,
     services,
     close: async () => {
+      await admin?.close();
       await worker?.stop();
       await services.rateLimits?.close();
       await services.mailer?.close();
@@ -118,7 +129,8 @@ export async function openRuntime(
   };
 }
 
-function lockDataDir(dataDir: string): () => void {
+/** Takes the embedded data directory's pid-file lock; returns the unlock. */
+export function lockDataDir(dataDir: string): () => void {
   if (dataDir.startsWith("memory://")) return () => {};
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "quire.pid");

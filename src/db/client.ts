@@ -22,6 +22,11 @@ export interface Database {
    * process per data directory already, so it just runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * PGlite only: a tarball of the whole data directory at a transaction boundary (see
+   * openPglite). Absent on PostgreSQL, whose own tools (pg_dump) do this.
+   */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** Run migrations before returning (default true). */
   migrate?: boolean;
+  /** PGlite only: start from this data-directory tarball (a `snapshot()`), for restores. */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : await openPglite(options.dataDir ?? "memory://");
+    : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
   if (options.migrate !== false) {
     try {
       await database.exclusive(() => runMigrations(database));
@@ -63,7 +70,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return database;
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -71,13 +78,24 @@ async function openPglite(dataDir: string): Promise<Database> {
   ]);
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { vector } });
+  const client = await PGlite.create(inMemory ? undefined : dataDir, {
+    extensions: { vector },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
+    // A checkpoint first, so the files hold the data and a restore has little WAL to
+    // replay; then the copy under PGlite's transaction lock, which every query and
+    // transaction takes: no transaction is half done in it, and none waits longer than
+    // the copy (compression happens afterwards, outside the lock).
+    snapshot: async () => {
+      await client.exec("checkpoint");
+      return client._runExclusiveTransaction(() => client.dumpDataDir("none"));
+    },
     close: () => client.close(),
   };
 }
@@ -109,7 +127,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   return { db, kind: "postgres", location: redactUrl(url), exclusive, close: () => pool.end() };
 }
 
-async function runMigrations(database: Database): Promise<void> {
+/** Brings the schema up to date with Drizzle's migrator (openDatabase does it by default). */
+export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     await migrate(database.db as never, { migrationsFolder });
