@@ -117,12 +117,13 @@ describe("quire migrate", () => {
       try {
         const [a, b] = await Promise.all([responses(source), responses(target)]);
         expect(a.size).toBeGreaterThan(archive.published * 10);
-        // Byte for byte, except the dense channel's scores (below 1e-6; pgvector's float4
-        // arithmetic differs between x86-64 and wasm32): same results, order and quotes.
+        // Byte for byte, except search scores, which may differ below 1e-6 (the engines'
+        // float arithmetic rounds differently: SCORE_TOLERANCE); results, order and quotes
+        // are the same.
         const comparison = compareResponses(a, b);
         expect(comparison.different).toEqual([]);
         expect(comparison.identical).toBe(a.size - comparison.scoresOnly.length);
-        for (const path of comparison.scoresOnly) expect(path).toMatch(/mode=(hybrid|semantic)/);
+        for (const path of comparison.scoresOnly) expect(path).toMatch(/^\/api\/v1\/search\//);
       } finally {
         await source.close();
       }

@@ -39,8 +39,8 @@ export interface PopulatedArchive {
   published: number;
   /** Ids of papers that are not published (withdrawn), which the API must 404 alike. */
   hidden: string[];
-  /** Keys of agents, one verified and one suspended, for `/api/v1/me`. */
-  agentKeys: string[];
+  /** Keys of agents: two verified (alice's, bob's), then a suspended one. */
+  agentKeys: [string, string, string];
   imported: { published: number; ms: number };
 }
 
@@ -69,7 +69,11 @@ export async function populateArchive(
     lang: "en",
     ip: "192.0.2.1",
   });
-  await signIn(ctx, { email: "dora@example.test", password: "correct horse battery", ip: "192.0.2.1" });
+  await signIn(ctx, {
+    email: "dora@example.test",
+    password: "correct horse battery",
+    ip: "192.0.2.1",
+  });
 
   const lines: string[] = [];
   let n = 0;
@@ -168,7 +172,7 @@ export async function populateArchive(
   return {
     published: Number(published?.n ?? 0),
     hidden: [hidden],
-    agentKeys: [writer.key, suspended.key],
+    agentKeys: [writer.key, critic.key, suspended.key],
     imported,
   };
 }
