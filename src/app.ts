@@ -7,8 +7,10 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
+import { identifyAgent } from "./http/middleware/agent-auth.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
@@ -73,9 +75,20 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     "/api/v1/*",
     cors({
       origin: "*",
-      allowMethods: ["GET", "HEAD", "OPTIONS"],
+      // Agents' writes too: they authenticate with a bearer key, never a cookie, so a page on
+      // another origin gains nothing it could not do from a server (credentials stay off).
+      allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],
+      allowHeaders: [
+        "Authorization",
+        "Content-Type",
+        "Idempotency-Key",
+        "If-None-Match",
+        "If-Match",
+      ],
       exposeHeaders: [
         "ETag",
+        "Location",
+        "Idempotent-Replayed",
         "Repr-Digest",
         "Retry-After",
         "RateLimit",
@@ -88,6 +101,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // After CORS (a 429 must be readable cross-origin), before caching and body checks (a
   // refused request costs no work, and 304s carry the RateLimit fields too).
   app.use(rateLimit());
+  app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
@@ -126,6 +140,12 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (error instanceof DomainError) return problemFromDomainError(c, error);
     if (error instanceof HTTPException && error.status < 500) {
       return problem(c, error.status as 400, error.message || "The request could not be read.");
+    }
+    if (isDatabaseUnavailable(error)) {
+      c.get("logger")?.warn({ err: error }, "database unavailable");
+      return problem(c, 503, "The archive's database is busy or unreachable; retry shortly.", {
+        headers: { "retry-after": "5" },
+      });
     }
     c.get("logger")?.error({ err: error }, "unhandled error");
     return problem(

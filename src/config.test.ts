@@ -29,7 +29,9 @@ describe("loadConfig", () => {
       TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, ::1",
       SMTP_URL: "smtp://mail:25",
       KEY_PREFIX: "myarchive",
+      CONTACT_EMAIL: "abuse@example.org",
     });
+    expect(c.CONTACT_EMAIL).toBe("abuse@example.org");
     expect(c.PORT).toBe(8080);
     expect(c.BASE_URL).toBe("https://quire.example.org");
     expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
@@ -45,6 +47,7 @@ describe("loadConfig", () => {
     ["PORT", "abc"],
     ["PORT", "70000"],
     ["DATABASE_URL", "mysql://x"],
+    ["DATABASE_READ_URL", "mysql://x"],
     ["REDIS_URL", "http://cache:6379"],
     ["REDIS_TIMEOUT_MS", "5"],
     ["REDIS_TIMEOUT_MS", "1.5"],
@@ -53,6 +56,7 @@ describe("loadConfig", () => {
     ["TRUST_PROXY", "example.org"],
     ["KEY_PREFIX", "Bad Prefix"],
     ["LOG_LEVEL", "loud"],
+    ["CONTACT_EMAIL", "not an address"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });
@@ -77,6 +81,28 @@ describe("loadConfig", () => {
     } catch (error) {
       const names = (error as ConfigError).problems.map((p) => p.variable);
       expect(names).toEqual(["EMBEDDINGS_MODEL", "SCREENER_MODEL"]);
+    }
+  });
+
+  it("takes a read replica with PostgreSQL, and refuses one for the embedded engine", () => {
+    const c = loadConfig({
+      DATABASE_URL: "postgres://quire@db:5432/quire",
+      DATABASE_READ_URL: "postgres://quire@replica:5432/quire",
+    });
+    expect(c.DATABASE_READ_URL).toBe("postgres://quire@replica:5432/quire");
+    expect(loadConfig({}).DATABASE_READ_URL).toBeUndefined();
+    try {
+      loadConfig({ DATABASE_READ_URL: "postgres://quire@replica:5432/quire" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        {
+          variable: "DATABASE_READ_URL",
+          message:
+            "needs DATABASE_URL: read replicas are for PostgreSQL; the embedded engine has none",
+        },
+      ]);
     }
   });
 });

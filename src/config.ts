@@ -17,6 +17,11 @@ const ConfigSchema = z.object({
     (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
     "must be a postgres:// or postgresql:// URL",
   ),
+  /** A streaming replica of DATABASE_URL for public reads (see docs/adr/0011-read-replicas.md). */
+  DATABASE_READ_URL: optionalUrl.refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+    "must be a postgres:// or postgresql:// URL",
+  ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl.refine(
     (v) => v === undefined || /^rediss?:\/\//.test(v),
@@ -34,6 +39,8 @@ const ConfigSchema = z.object({
   SCREENER_MODEL: z.string().trim().min(1).optional(),
   TRUST_PROXY: z.string().trim().default(""),
   SMTP_URL: optionalUrl,
+  /** Where readers send reports and takedown requests; shown on /legal. */
+  CONTACT_EMAIL: z.string().trim().email("must be an email address").max(254).optional(),
   KEY_PREFIX: z
     .string()
     .regex(
@@ -97,6 +104,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         message: `"${entry}" is not an IP address or CIDR`,
       });
     }
+  }
+  if (c.DATABASE_READ_URL && !c.DATABASE_URL) {
+    problems.push({
+      variable: "DATABASE_READ_URL",
+      message: "needs DATABASE_URL: read replicas are for PostgreSQL; the embedded engine has none",
+    });
   }
   if (c.EMBEDDINGS_URL && !c.EMBEDDINGS_MODEL) {
     problems.push({

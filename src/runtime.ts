@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import { type Database, openDatabase } from "./db/client.ts";
+import { type Database, openDatabase, redactUrl } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
@@ -63,19 +63,29 @@ export async function openRuntime(
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolSize: config.DATABASE_POOL_SIZE,
+      readUrl: config.DATABASE_READ_URL,
+      logger: log,
     });
   } catch (error) {
     unlock();
     throw error;
   }
+  if (config.DATABASE_READ_URL) {
+    log.info(
+      { replica: redactUrl(config.DATABASE_READ_URL) },
+      "anonymous public reads go to the read replica (the primary while it is down)",
+    );
+  }
   const services: ServiceContext = {
     db: database.db,
+    ...(database.readDb === database.db ? {} : { readDb: database.readDb }),
     clock: systemClock,
     logger: log,
     settings: {
       baseUrl: config.BASE_URL,
       chunkMaxChars: config.CHUNK_MAX_CHARS,
       keyPrefix: config.KEY_PREFIX,
+      ...(config.CONTACT_EMAIL ? { contactEmail: config.CONTACT_EMAIL } : {}),
     },
     caller: { kind: "anonymous" },
     throttles: createMemoryOwnerThrottles(),

@@ -311,6 +311,22 @@ describe("quire CLI", () => {
       const unknownAgent = await quire(["agents", "verify", "agt_doesnotexist"], dir);
       expect(unknownAgent.code).toBe(1);
       expect(unknownAgent.stderr).toContain('No agent has the id "agt_doesnotexist"');
+
+      const promoted = await quire(["owners", "set-role", "ALICE", "moderator"], dir);
+      expect(promoted.stderr).toBe("");
+      expect(promoted.code).toBe(0);
+      expect(promoted.stdout).toBe("alice is now a moderator\n");
+      const again = await quire(["owners", "set-role", "alice", "moderator"], dir);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe("alice was already a moderator; nothing changed\n");
+      const demoted = await quire(["owners", "set-role", "alice", "owner"], dir);
+      expect(demoted.stdout).toBe("alice is now an owner (not a moderator)\n");
+      const badRole = await quire(["owners", "set-role", "alice", "admin"], dir);
+      expect(badRole.code).toBe(2);
+      expect(badRole.stderr).toContain("owners set-role HANDLE moderator|owner");
+      const nobody = await quire(["owners", "set-role", "nobody", "moderator"], dir);
+      expect(nobody.code).toBe(1);
+      expect(nobody.stderr).toContain('No owner has the handle "nobody"');
     },
     TEST_TIMEOUT_MS,
   );

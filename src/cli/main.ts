@@ -8,6 +8,7 @@ import { DataDirLocked, openRuntime, type Runtime } from "../runtime.ts";
 import { createAgent, setAgentStatus } from "../services/agents/create.ts";
 import { DomainError, Invalid } from "../services/errors.ts";
 import { createOwner, verifyOwner } from "../services/owners/create.ts";
+import { setOwnerRole } from "../services/owners/set-role.ts";
 import { importPapers } from "../services/papers/import.ts";
 import { rebuildSearchIndex } from "../services/search/indexing.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../services/search/worker.ts";
@@ -23,6 +24,7 @@ const USAGE = `Usage: quire <command>
                                           (resumable: a rerun continues where one stopped)
   owners create --handle H --email E [--verified]
   owners verify HANDLE                    mark an owner's email verified (and their agents)
+  owners set-role HANDLE moderator|owner  make an owner a moderator (the /moderation pages), or not
   agents create --owner H --name N --model M   prints the new key once
   agents verify ID [--reason TEXT]
   agents suspend ID --reason TEXT
@@ -201,6 +203,19 @@ async function ownersCommand(
     const owner = await verifyOwner(operator, { handle });
     process.stdout.write(
       `verified owner ${owner.handle}; their unverified agents are now verified\n`,
+    );
+    return 0;
+  }
+  if (sub === "set-role") {
+    const [handle, role, ...extra] = args;
+    if (!handle || (role !== "moderator" && role !== "owner") || extra.length > 0) {
+      return usage("owners set-role HANDLE moderator|owner");
+    }
+    const result = await setOwnerRole(operator, { handle, role });
+    process.stdout.write(
+      result.changed
+        ? `${result.handle} is now ${result.role === "moderator" ? "a moderator" : "an owner (not a moderator)"}\n`
+        : `${result.handle} was already ${result.role === "moderator" ? "a moderator" : "an owner (not a moderator)"}; nothing changed\n`,
     );
     return 0;
   }

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchDatabase } from "../testing/scratch.ts";
-import { type Database, openDatabase, STARTUP_LOCK_KEY } from "./client.ts";
+import { type Database, openDatabase, ReplicaNeedsPostgres, STARTUP_LOCK_KEY } from "./client.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -105,5 +105,23 @@ describe("Database.exclusive", () => {
     const database = await openDatabase({ dataDir: "memory://", migrate: false });
     cleanups.push(() => database.close());
     expect(await database.exclusive(async () => "ran")).toBe("ran");
+  });
+});
+
+describe("openDatabase with a read replica", () => {
+  it("refuses one for the embedded engine, which has no replicas", async () => {
+    await expect(
+      openDatabase({ dataDir: "memory://", readUrl: "postgres://postgres@127.0.0.1:5432/x" }),
+    ).rejects.toThrow(ReplicaNeedsPostgres);
+  });
+
+  it("without one, public reads use the primary's Drizzle instance", async () => {
+    const database = await openDatabase({ dataDir: "memory://", migrate: false });
+    try {
+      expect(database.readDb).toBe(database.db);
+      expect(database.replica).toBeUndefined();
+    } finally {
+      await database.close();
+    }
   });
 });

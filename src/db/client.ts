@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type pg from "pg";
+import { type ReplicaHealth, type ReplicaLogger, ReplicaPool } from "./read-replica.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -11,6 +13,14 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
   db: Db;
+  /**
+   * Where public reads go: a read replica (DATABASE_READ_URL) that falls back to the primary
+   * while it is down, or `db` itself when there is none. Never for writes, nor for reads a
+   * write depends on (see docs/adr/0011-read-replicas.md).
+   */
+  readDb: Db;
+  /** The replica's health, when there is one. */
+  replica?: () => ReplicaHealth;
   kind: "pglite" | "postgres";
   /** Human-readable location for logs (directory or URL without password). */
   location: string;
@@ -43,9 +53,18 @@ export interface OpenOptions {
   poolSize?: number;
   /** Run migrations before returning (default true). */
   migrate?: boolean;
+  /** postgres:// URL of a streaming replica for public reads (PostgreSQL only). */
+  readUrl?: string | undefined;
+  /** How long a failed replica is left alone before it is tried again (default 5 s). */
+  replicaBackoffMs?: number;
+  /** Where the replica's outages are reported (once per outage). */
+  logger?: ReplicaLogger;
   /** PGlite only: start from this data-directory tarball (a `snapshot()`), for restores. */
   loadDataDir?: Blob;
 }
+
+/** A read replica was configured for the embedded engine, which has none. */
+export class ReplicaNeedsPostgres extends Error {}
 
 /**
  * Opens the database and brings its schema up to date. Migrations run on both engines
@@ -53,8 +72,13 @@ export interface OpenOptions {
  * because drizzle-kit's migrate cannot load extensions into PGlite.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.readUrl && !options.databaseUrl) {
+    throw new ReplicaNeedsPostgres(
+      "A read replica (DATABASE_READ_URL) needs PostgreSQL (DATABASE_URL); the embedded engine has no replicas.",
+    );
+  }
   const database = options.databaseUrl
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
     : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
   if (options.migrate !== false) {
     try {
@@ -85,6 +109,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
+    readDb: db,
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
@@ -100,7 +125,11 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  options: Pick<OpenOptions, "readUrl" | "replicaBackoffMs" | "logger">,
+): Promise<Database> {
   const [{ default: pg }, { drizzle }] = await Promise.all([
     import("pg"),
     import("drizzle-orm/node-postgres"),
@@ -110,6 +139,24 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // An idle client lost its connection; the pool replaces it on next checkout.
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
+  let readDb = db;
+  let replica: ReplicaPool | undefined;
+  if (options.readUrl) {
+    const replicaPool = new pg.Pool({
+      connectionString: options.readUrl,
+      max: poolSize,
+      // A replica that drops packets must not hold a read for the OS's TCP timeout.
+      connectionTimeoutMillis: 3_000,
+    });
+    replicaPool.on("error", () => {
+      // As above; a replica that went away is noticed by the next query (see ReplicaPool).
+    });
+    replica = new ReplicaPool(replicaPool, pool, {
+      ...(options.replicaBackoffMs === undefined ? {} : { backoffMs: options.replicaBackoffMs }),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    readDb = drizzle(replica as unknown as pg.Pool, { schema }) as unknown as Db;
+  }
   const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
     const holder = new pg.Client({ connectionString: url });
     holder.on("error", () => {
@@ -124,7 +171,18 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await holder.end().catch(() => {});
     }
   };
-  return { db, kind: "postgres", location: redactUrl(url), exclusive, close: () => pool.end() };
+  return {
+    db,
+    readDb,
+    ...(replica ? { replica: () => (replica as ReplicaPool).health() } : {}),
+    kind: "postgres",
+    location: redactUrl(url),
+    exclusive,
+    close: async () => {
+      await replica?.end();
+      await pool.end();
+    },
+  };
 }
 
 /** Brings the schema up to date with Drizzle's migrator (openDatabase does it by default). */

@@ -130,6 +130,24 @@ describe("CORS", () => {
     expect(Number(res.headers.get("access-control-max-age"))).toBeGreaterThan(0);
     expect((await bytes(res)).length).toBe(0);
   });
+
+  it("answers a preflight for an agent's POST with a key and an Idempotency-Key, without credentials", async () => {
+    const res = await t.app.request("/api/v1/papers/2611.00001/comments", {
+      method: "OPTIONS",
+      headers: {
+        ...origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, idempotency-key",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-methods")?.split(",")).toContain("POST");
+    const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+    for (const h of ["authorization", "content-type", "idempotency-key"])
+      expect(allowed).toContain(h);
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+  });
 });
 
 describe("compression", () => {

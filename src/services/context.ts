@@ -30,6 +30,8 @@ export interface ServiceSettings {
   baseUrl: string;
   chunkMaxChars: number;
   keyPrefix: string;
+  /** CONTACT_EMAIL: where reports and takedown requests go (shown on /legal), if published. */
+  contactEmail?: string;
 }
 
 /**
@@ -37,7 +39,13 @@ export interface ServiceSettings {
  * context (a real database, a fixed clock) in a few lines.
  */
 export interface ServiceContext {
+  /** The primary: every write, and every read a write or an identified caller depends on. */
   db: Db;
+  /**
+   * A read replica for anonymous public reads (DATABASE_READ_URL); absent means the primary.
+   * Services reach it only through `publicReadDb(ctx)`.
+   */
+  readDb?: Db;
   clock: Clock;
   logger: Logger;
   settings: ServiceSettings;
@@ -57,6 +65,17 @@ export interface ServiceContext {
    * so authenticating a request costs no write. Without it, uses are not recorded.
    */
   keyUsage?: KeyUsage;
+}
+
+/**
+ * The database a public read runs on. Anonymous callers read from the replica, which may lag
+ * the primary by a moment; an identified caller (agent key, owner session, operator) reads
+ * from the primary, so whoever just wrote sees it at once on any instance — a comment
+ * followed by a list, a key just minted, an owner's own unpublished paper — with no sticky
+ * routing. Nothing that writes, and nothing a write decides on, may use this.
+ */
+export function publicReadDb(ctx: ServiceContext): Db {
+  return ctx.caller.kind === "anonymous" ? (ctx.readDb ?? ctx.db) : ctx.db;
 }
 
 /** The same context acting for another caller (front ends set it per request). */

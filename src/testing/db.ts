@@ -91,6 +91,7 @@ export function testContext(
       keyPrefix: "quire",
     },
     caller: overrides.caller ?? { kind: "anonymous" },
+    ...(overrides.readDb ? { readDb: overrides.readDb } : {}),
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),

@@ -26,10 +26,14 @@ export interface ServedQuire {
   /** `http://127.0.0.1:<port>`. */
   base: string;
   port: number;
+  /** The child's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`). Idempotent. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once, as in a crash, and waits for the exit. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -39,13 +43,18 @@ export interface ServedQuire {
  */
 export async function serveQuire(
   env: Record<string, string>,
-  options: { readyPath?: string; timeoutMs?: number } = {},
+  options: {
+    readyPath?: string;
+    timeoutMs?: number;
+    /** Node arguments instead of `bin/quire.js serve` (benchmarks run their own entry). */
+    argv?: string[];
+  } = {},
 ): Promise<ServedQuire> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const key of NOT_INHERITED) delete inherited[key];
-  const child: ChildProcess = spawn(process.execPath, ["bin/quire.js", "serve"], {
+  const child: ChildProcess = spawn(process.execPath, options.argv ?? ["bin/quire.js", "serve"], {
     cwd: ROOT,
     env: { ...inherited, PORT: String(port), BASE_URL: base, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -63,6 +72,7 @@ export async function serveQuire(
   const served: ServedQuire = {
     base,
     port,
+    pid: child.pid ?? 0,
     output: () => output,
     stop: (graceMs = 10_000) => {
       stopping ??= (async () => {
@@ -73,6 +83,11 @@ export async function serveQuire(
         clearTimeout(timer);
       })();
       return stopping;
+    },
+    kill: async () => {
+      if (!running()) return;
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 

@@ -5,6 +5,8 @@ import { registerAccountPages } from "./account.tsx";
 import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
+import { registerInfoPages } from "./info.tsx";
+import { registerModerationPages } from "./moderation.tsx";
 
 export { pageNotFound, wantsHtml } from "./errors.tsx";
 
@@ -13,4 +15,6 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerInfoPages(app);
+  registerModerationPages(app);
 }

@@ -19,6 +19,9 @@ export function Layout({ p, title, children }: LayoutProps) {
   const nav = [
     { path: "/", label: t.layout.home },
     { path: "/agents", label: t.layout.agents },
+    ...(session?.owner.role === "moderator"
+      ? [{ path: "/moderation", label: t.moderation.nav }]
+      : []),
   ];
   return (
     <html lang={t.meta.lang}>
@@ -27,6 +30,8 @@ export function Layout({ p, title, children }: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${t.layout.siteName}`}</title>
         <link rel="stylesheet" href={SITE_CSS.href} />
+        {/* No icon yet: an empty one stops browsers asking for /favicon.ico (a 404 on every visit). */}
+        <link rel="icon" href="data:," />
         <link rel="alternate" hreflang="en" href={`${base}${localePath("en", p.path)}`} />
         <link rel="alternate" hreflang="es" href={`${base}${localePath("es", p.path)}`} />
         <link rel="alternate" hreflang="x-default" href={`${base}${localePath("en", p.path)}`} />
@@ -92,6 +97,17 @@ export function Layout({ p, title, children }: LayoutProps) {
         </main>
         <footer class="site-footer">
           <p>{t.layout.footer}</p>
+          <ul class="footer-links" aria-label={t.info.footer.about}>
+            <li>
+              <a href={p.href("/how-it-works")}>{t.info.footer.howItWorks}</a>
+            </li>
+            <li>
+              <a href={p.href("/why")}>{t.info.footer.why}</a>
+            </li>
+            <li>
+              <a href={p.href("/legal")}>{t.info.footer.legal}</a>
+            </li>
+          </ul>
           <ul class="footer-links" aria-label={t.layout.footerLinks}>
             <li>
               <a href="/docs">{t.layout.apiDocs}</a>

@@ -88,11 +88,18 @@ export async function createAgentForOwner(
 
 /**
  * Moderation moves: `verified ↔ suspended` (DECISIONS), plus the operator's `verify` for
- * an agent whose owner is verified. Every move is logged with who and why.
+ * an agent whose owner is verified. Every move is logged with who and why. `from` names
+ * the states the caller saw the agent in: another state (someone acted meanwhile) is a
+ * Conflict, checked under the row lock, so a stale view never moves an agent.
  */
 export async function setAgentStatus(
   ctx: ServiceContext,
-  input: { agentId: string; status: "verified" | "suspended"; reason: string },
+  input: {
+    agentId: string;
+    status: "verified" | "suspended";
+    reason: string;
+    from?: readonly ("unverified" | "verified" | "suspended")[];
+  },
 ): Promise<{ id: string; status: "verified" | "suspended" }> {
   const actor =
     ctx.caller.kind === "operator"
@@ -111,6 +118,11 @@ export async function setAgentStatus(
       .for("update")
       .limit(1);
     if (!row) throw new NotFound(`No agent has the id "${input.agentId}".`);
+    if (input.from && !input.from.includes(row.status)) {
+      throw new Conflict(
+        `Agent ${input.agentId} is ${row.status} now, not ${input.from.join(" or ")}; someone may have acted on it already.`,
+      );
+    }
     if (input.status === "verified" && !row.ownerVerified) {
       throw new Conflict("The agent's owner has not verified their email; verify the owner first.");
     }

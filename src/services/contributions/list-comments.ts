@@ -1,7 +1,7 @@
 /** @module listComments: a paper's visible AI comments, oldest first, keyset-paginated. */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { agents, comments, owners } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { LIST_LIMIT } from "../papers/list.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
@@ -23,8 +23,9 @@ export async function listComments(
 ): Promise<CommentList> {
   const limit = checkLimit(input.limit);
   const position = input.cursor === undefined ? null : decodePosition(input.cursor, ["comments"]);
-  const target = await resolveTarget(ctx.db, ctx.caller, input.paperId);
-  const rows = await ctx.db
+  const db = publicReadDb(ctx);
+  const target = await resolveTarget(db, ctx.caller, input.paperId);
+  const rows = await db
     .select({
       id: comments.id,
       paperVersion: comments.paperVersion,

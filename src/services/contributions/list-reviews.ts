@@ -2,7 +2,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { agents, owners, reviews } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import { decodePosition, encodePosition, type Position } from "./cursor.ts";
@@ -52,9 +52,9 @@ export async function listReviews(
     : input.kind
       ? [input.kind]
       : [...REVIEW_KINDS];
-  const target = await resolveTarget(ctx.db, ctx.caller, input.paperId);
+  const target = await resolveTarget(publicReadDb(ctx), ctx.caller, input.paperId);
   const [summaries, ...pages] = await Promise.all([
-    reviewSummaries(ctx.db, target.paperId, target.namedVersion),
+    reviewSummaries(publicReadDb(ctx), target.paperId, target.namedVersion),
     ...kinds.map((kind) => readPage(ctx, target, kind, limit, position)),
   ]);
   const out: ReviewList = {};
@@ -108,7 +108,7 @@ async function readPage(
   limit: number,
   position: Position | null,
 ) {
-  const rows = await ctx.db
+  const rows = await publicReadDb(ctx)
     .select({
       id: reviews.id,
       paperVersion: reviews.paperVersion,

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type DatasetFacets, datasetSnapshots, owners, papers } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Unavailable } from "../errors.ts";
 import {
   EXPORT_FORMAT_VERSION,
@@ -42,7 +42,7 @@ export async function readCorpusState(ctx: ServiceContext): Promise<CorpusState>
   const rowHash = sql`('x' || substr(md5(concat_ws('|', ${papers.id}, ${papers.currentVersion},
     extract(epoch from ${papers.publishedAt}), extract(epoch from ${papers.updatedAt}),
     coalesce(${owners.handle}, ''))), 1, 15))::bit(60)::bigint`;
-  const [row] = await ctx.db
+  const [row] = await publicReadDb(ctx)
     .select({
       count: sql<number>`count(*)`.mapWith(Number),
       firstMs: sql<
@@ -81,7 +81,7 @@ export async function readCorpusState(ctx: ServiceContext): Promise<CorpusState>
   };
 }
 
-/** Concurrent callers in this process share one computation per (database, corpus state). */
+/** Concurrent callers in this process share one computation per (database read, corpus state). */
 const inflight = new WeakMap<Db, Map<string, Promise<DatasetSnapshot | null>>>();
 
 /**
@@ -91,12 +91,14 @@ const inflight = new WeakMap<Db, Map<string, Promise<DatasetSnapshot | null>>>()
  * process, and its row is shared by every instance through the database (instances that
  * race each compute once; the unique fingerprint keeps one row). A computation during
  * which the corpus moved is discarded and retried on the new state, because its hash would
- * describe no state at all.
+ * describe no state at all. The state, the lookup and the export are read where public reads
+ * go (a replica, perhaps a moment behind: its snapshot describes exactly the bytes it
+ * serves); the row is written on the primary.
  */
 export async function currentSnapshot(ctx: ServiceContext): Promise<DatasetSnapshot> {
   for (let attempt = 1; ; attempt++) {
     const state = await readCorpusState(ctx);
-    const stored = await findSnapshot(ctx.db, state.fingerprint);
+    const stored = await findSnapshot(publicReadDb(ctx), state.fingerprint);
     if (stored) return stored;
     const computed = await computeShared(ctx, state);
     if (computed) return computed;
@@ -119,10 +121,11 @@ async function findSnapshot(db: Db, fingerprint: string): Promise<DatasetSnapsho
 }
 
 function computeShared(ctx: ServiceContext, state: CorpusState): Promise<DatasetSnapshot | null> {
-  let running = inflight.get(ctx.db);
+  const source = publicReadDb(ctx);
+  let running = inflight.get(source);
   if (!running) {
     running = new Map();
-    inflight.set(ctx.db, running);
+    inflight.set(source, running);
   }
   const existing = running.get(state.fingerprint);
   if (existing) return existing;
@@ -138,8 +141,9 @@ async function computeSnapshot(
   const started = performance.now();
   const facets = facetCollector();
   const options = { baseUrl: ctx.settings.baseUrl };
-  const paperDigest = await digestOf(exportBatches(ctx.db, "papers", options), facets.add);
-  const chunkDigest = await digestOf(exportBatches(ctx.db, "chunks", options));
+  const source = publicReadDb(ctx);
+  const paperDigest = await digestOf(exportBatches(source, "papers", options), facets.add);
+  const chunkDigest = await digestOf(exportBatches(source, "chunks", options));
   const after = await readCorpusState(ctx);
   if (after.fingerprint !== state.fingerprint || paperDigest.records !== state.paperCount) {
     ctx.logger.info(
@@ -253,7 +257,7 @@ export interface OpenedExport {
 export async function openExport(ctx: ServiceContext, kind: ExportKind): Promise<OpenedExport> {
   const snapshot = await currentSnapshot(ctx);
   const digest = snapshotDigest(snapshot, kind);
-  const body = verifiedExport(ctx.db, kind, {
+  const body = verifiedExport(publicReadDb(ctx), kind, {
     baseUrl: ctx.settings.baseUrl,
     expected: digest,
     onDrift: (actual) => {

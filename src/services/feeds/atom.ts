@@ -1,5 +1,5 @@
 /** @module Atom (RFC 4287) feeds of the newest papers, all or by keyword. */
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import { type HarvestRecord, newestPapers } from "./harvest.ts";
@@ -28,7 +28,7 @@ export async function buildAtomFeed(ctx: ServiceContext, input: AtomFeedInput): 
     keyword === undefined
       ? `${baseUrl}/feed.atom`
       : `${baseUrl}/feed.atom?keyword=${encodeURIComponent(keyword)}`;
-  const records = await newestPapers(ctx.db, { limit: ATOM_FEED_SIZE, keyword });
+  const records = await newestPapers(publicReadDb(ctx), { limit: ATOM_FEED_SIZE, keyword });
   const newest = records.reduce<Date | null>(
     (max, r) => (max === null || r.updatedAt > max ? r.updatedAt : max),
     null,

@@ -1,6 +1,6 @@
 /** @module OAI-PMH 2.0: the six verbs over papers, oai_dc metadata, sealed keyset tokens. */
 
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import {
   countHarvestable,
@@ -260,7 +260,7 @@ const HANDLERS: Record<OaiVerb, (request: Request) => Promise<Outcome>> = {
 };
 
 async function identify(request: Request): Promise<Outcome> {
-  const earliest = (await earliestChange(request.ctx.db)) ?? request.now;
+  const earliest = (await earliestChange(publicReadDb(request.ctx))) ?? request.now;
   const host = request.host;
   const adminEmail =
     request.options.adminEmail ?? `admin@${host.includes(".") ? host : `${host}.invalid`}`;
@@ -353,7 +353,7 @@ async function listRecords(
     from: fromText === null ? undefined : parseUtc(fromText)?.start,
     before: untilText === null ? undefined : parseUtc(untilText)?.next,
   };
-  const rows = await harvestPage(ctx.db, {
+  const rows = await harvestPage(publicReadDb(ctx), {
     ...window,
     after: resumed ? { position: resumed.position, id: resumed.id } : undefined,
     limit: pageSize + 1,
@@ -374,7 +374,8 @@ async function listRecords(
   const more = rows.length > pageSize;
   const cursor = resumed?.cursor ?? 0;
   const counted =
-    resumed?.completeListSize ?? (more ? await countHarvestable(ctx.db, window) : page.length);
+    resumed?.completeListSize ??
+    (more ? await countHarvestable(publicReadDb(ctx), window) : page.length);
   // Records changed mid-harvest move behind the cursor, so the first count can fall short.
   const completeListSize = Math.max(counted, cursor + page.length + (more ? 1 : 0));
   const children =
@@ -419,7 +420,7 @@ async function lookUp(request: Request, identifier: string): Promise<HarvestReco
   if (!identifier.startsWith(prefix)) return null;
   const id = identifier.slice(prefix.length);
   if (!PAPER_ID_PATTERN.test(id)) return null;
-  return findHarvestable(request.ctx.db, id);
+  return findHarvestable(publicReadDb(request.ctx), id);
 }
 
 function unknownIdentifier(identifier: string): OaiError {

@@ -54,19 +54,27 @@ describe("the operator socket", () => {
     );
   });
 
-  it("replaces a stale socket and leaves any other file alone", async () => {
+  it("replaces the socket a killed server left and leaves any other file alone", async () => {
     const dataDir = join(root, "stale");
-    const first = await startAdminSocket({ dataDir, snapshot: async () => new Blob([]), logger });
-    // A killed server leaves its socket file behind; closing the listener without the cleanup:
-    await new Promise<void>((r) => setTimeout(r, 10));
-    const second = await startAdminSocket({
+    const path = adminSocketPath(dataDir);
+    const killed = spawn(process.execPath, [
+      "-e",
+      `require("node:net").createServer().listen(${JSON.stringify(path)}, () => console.log("up"))`,
+    ]);
+    await new Promise((r) => killed.stdout.once("data", r));
+    killed.kill("SIGKILL");
+    await new Promise((r) => killed.once("exit", r));
+    expect(statSync(path).isSocket()).toBe(true);
+    const admin = await startAdminSocket({
       dataDir,
       snapshot: async () => new Blob(["x"]),
       logger,
     });
-    expect(second).not.toBeNull();
-    await second?.close();
-    await first?.close();
+    try {
+      expect(Buffer.from(await requestSnapshot(dataDir)).toString()).toBe("x");
+    } finally {
+      await admin?.close();
+    }
 
     const blocked = join(root, "blocked");
     writeFileSync(adminSocketPath(blocked), "not a socket");

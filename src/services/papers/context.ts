@@ -1,7 +1,7 @@
 /** @module getContext: a version's text as ordered, verbatim, citable spans. */
 import { and, asc, eq } from "drizzle-orm";
 import { chunks, papers } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
 import { paperNotFound } from "./get.ts";
 import type { PaperContext } from "./schemas.ts";
@@ -17,7 +17,8 @@ export async function getContext(
 ): Promise<PaperContext> {
   const ref = parsePaperRef(input.id);
   if (!ref) throw paperNotFound(input.id);
-  const [paper] = await ctx.db
+  const db = publicReadDb(ctx);
+  const [paper] = await db
     .select({ status: papers.status, ownerId: papers.ownerId, current: papers.currentVersion })
     .from(papers)
     .where(eq(papers.id, ref.id))
@@ -25,7 +26,7 @@ export async function getContext(
   if (!paper || !canSeePaper(ctx.caller, paper)) throw paperNotFound(input.id);
   const version = ref.version ?? paper.current;
   if (version > paper.current) throw paperNotFound(input.id);
-  const rows = await ctx.db
+  const rows = await db
     .select({
       chunkIndex: chunks.chunkIndex,
       field: chunks.field,

@@ -1,7 +1,7 @@
 /** @module getPaper: one paper with its current (or a named) version. */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { owners, papers, paperVersions } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { reviewSummaries } from "../contributions/summary.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
@@ -21,18 +21,19 @@ export interface GetPaperInput {
 export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promise<PaperDetail> {
   const ref = parsePaperRef(input.id);
   if (!ref) throw paperNotFound(input.id);
-  const [summary] = await selectSummaries(ctx.db).where(eq(papers.id, ref.id)).limit(1);
+  const db = publicReadDb(ctx);
+  const [summary] = await selectSummaries(db).where(eq(papers.id, ref.id)).limit(1);
   if (!summary || !canSeePaper(ctx.caller, summary)) throw paperNotFound(input.id);
   const versionNumber = ref.version ?? summary.currentVersion;
   if (versionNumber > summary.currentVersion) throw paperNotFound(input.id);
 
   const [versionRows, current, ownerRows, reviewSummariesOfPaper] = await Promise.all([
-    ctx.db
+    db
       .select({ version: paperVersions.version, createdAt: paperVersions.createdAt })
       .from(paperVersions)
       .where(eq(paperVersions.paperId, ref.id))
       .orderBy(asc(paperVersions.version)),
-    ctx.db
+    db
       .select()
       .from(paperVersions)
       .where(
@@ -42,9 +43,9 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
         ),
       ),
     summary.ownerId
-      ? ctx.db.select({ handle: owners.handle }).from(owners).where(eq(owners.id, summary.ownerId))
+      ? db.select({ handle: owners.handle }).from(owners).where(eq(owners.id, summary.ownerId))
       : Promise.resolve([]),
-    reviewSummaries(ctx.db, ref.id),
+    reviewSummaries(db, ref.id),
   ]);
   const head = current.find((v) => v.version === summary.currentVersion);
   const requested = current.find((v) => v.version === versionNumber);

@@ -1,7 +1,7 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
 import { and, eq, sql } from "drizzle-orm";
 import { papers } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import type { PaperList } from "./schemas.ts";
 import { selectSummaries, toListItem } from "./summary.ts";
@@ -32,7 +32,7 @@ export async function listPapers(ctx: ServiceContext, input: ListPapersInput): P
     ]);
   }
   const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
-  const rows = await selectSummaries(ctx.db)
+  const rows = await selectSummaries(publicReadDb(ctx))
     .where(
       and(
         eq(papers.status, "published"),

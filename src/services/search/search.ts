@@ -1,7 +1,7 @@
 /** @module searchChunks: hybrid search over verbatim chunks (BM25, character grams, dense). */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import type { ServiceContext } from "../context.ts";
+import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
@@ -68,7 +68,7 @@ export async function searchChunks(
   const ranked = await rankChunks(ctx, query, mode, limit, internals);
   const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
   const shown = await displayRows(
-    ctx.db,
+    publicReadDb(ctx),
     ranked.map((r) => r.chunkId),
   );
   const results: SearchResult[] = [];
@@ -132,6 +132,7 @@ export async function rankChunks(
   limit: number,
   internals: SearchInternals = {},
 ): Promise<ScoredChunk[]> {
+  const db = publicReadDb(ctx);
   const settings = searchSettings({ ...ctx.search, ...internals.settings });
   const channels = new Set(channelsFor(ctx, mode, internals));
   const embedder = channels.has("dense") ? ctx.embedder : undefined;
@@ -144,16 +145,16 @@ export async function rankChunks(
   // (and so the scores shown) do not depend on `limit`.
   const onlyBm25 = channels.size === 1 && channels.has("bm25");
   const depth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
-  const bm25 = lexical ? await bm25Candidates(ctx.db, query, settings, depth) : null;
+  const bm25 = lexical ? await bm25Candidates(db, query, settings, depth) : null;
   const gramVector =
     channels.has("sparse") && bm25 && bm25.hits.length > 0
-      ? await queryGramVector(ctx.db, query, bm25.lexemes, bm25.chunks)
+      ? await queryGramVector(db, query, bm25.lexemes, bm25.chunks)
       : null;
   const vector = embedding ? await embedding : null;
   const dense =
     embedder && vector
       ? await denseCandidates(
-          ctx.db,
+          db,
           embedder.model,
           vector,
           settings.denseCandidates,
@@ -165,13 +166,13 @@ export async function rankChunks(
   const candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
   for (const hit of dense) candidates.add(hit.chunkId);
   if (candidates.size === 0) return [];
-  const facts = await candidateFacts(ctx.db, [...candidates], gramVector, denseSpec);
+  const facts = await candidateFacts(db, [...candidates], gramVector, denseSpec);
   if (facts.length === 0) return [];
 
   const lexicalScores = new Map(bm25?.hits.map((h) => [h.chunkId, h.score]) ?? []);
   if (bm25 && channels.has("bm25")) {
     const missing = facts.map((f) => f.chunkId).filter((id) => !lexicalScores.has(id));
-    for (const [id, score] of await bm25Scores(ctx.db, bm25, missing, settings)) {
+    for (const [id, score] of await bm25Scores(db, bm25, missing, settings)) {
       lexicalScores.set(id, score);
     }
   }

@@ -2,6 +2,9 @@
  * @module English strings of the site. `Messages` is this object's type: the Spanish catalog
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
+import { infoEn } from "./info.en.ts";
+import { moderationEn } from "./moderation.en.ts";
+
 export const en = {
   meta: {
     /** BCP 47 tag for `<html lang>` and `hreflang`. */
@@ -150,9 +153,9 @@ export const en = {
     rotate: "Rotate key",
     newKey: "New key",
     revoke: "Revoke key",
-    rotateLabel: (name: string) => `Rotate the key of ${name}`,
-    newKeyLabel: (name: string) => `Mint a new key for ${name}`,
-    revokeLabel: (name: string) => `Revoke the key of ${name}`,
+    rotateLabel: (name: string) => `Rotate key for ${name}`,
+    newKeyLabel: (name: string) => `New key for ${name}`,
+    revokeLabel: (name: string) => `Revoke key for ${name}`,
     actionsHelp:
       "Rotating mints a new key and stops the old one at once. Revoking stops the key; the agent stays, and you can mint a new key later.",
     createTitle: "Create an agent",
@@ -185,6 +188,8 @@ export const en = {
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },
+  info: infoEn,
+  moderation: moderationEn,
 };
 
 export type Messages = typeof en;

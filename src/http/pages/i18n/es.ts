@@ -1,5 +1,7 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import type { Messages } from "./en.ts";
+import { infoEs } from "./info.es.ts";
+import { moderationEs } from "./moderation.es.ts";
 
 export const es: Messages = {
   meta: {
@@ -148,7 +150,7 @@ export const es: Messages = {
     newKey: "Nueva clave",
     revoke: "Revocar la clave",
     rotateLabel: (name: string) => `Renovar la clave de ${name}`,
-    newKeyLabel: (name: string) => `Generar una clave nueva para ${name}`,
+    newKeyLabel: (name: string) => `Nueva clave para ${name}`,
     revokeLabel: (name: string) => `Revocar la clave de ${name}`,
     actionsHelp:
       "Renovar genera una clave nueva y anula la anterior en el acto. Revocar anula la clave; el agente sigue existiendo y más adelante puedes generarle otra.",
@@ -182,4 +184,6 @@ export const es: Messages = {
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
+  info: infoEs,
+  moderation: moderationEs,
 };

@@ -1,0 +1,103 @@
+/** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
+import { z } from "zod";
+import type { ScreeningReason } from "../screening/rules.ts";
+
+/** Reasons are stored in the log and shown to moderators; code points, like every bound here. */
+export const MODERATION_REASON_MAX = 1000;
+
+export const ModerationReasonSchema = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .refine((s) => [...s].length <= MODERATION_REASON_MAX, {
+    message: `must be at most ${MODERATION_REASON_MAX} characters`,
+  })
+  .refine((s) => !s.includes("\u0000"), { message: "must not contain NUL characters" });
+
+export const PaperActionInputSchema = z.object({
+  paperId: z.string().max(64),
+  reason: ModerationReasonSchema,
+  /** The version the moderator looked at; another current version is a Conflict. */
+  version: z.number().int().min(1).max(999_999).optional(),
+});
+export type PaperActionInput = z.input<typeof PaperActionInputSchema>;
+
+/** Agent ids as `newId("agt")` makes them; anything else cannot name an agent. */
+export const AGENT_ID = /^agt_[0-9A-Za-z]{22}$/;
+
+export const AgentActionInputSchema = z.object({
+  agentId: z.string().max(64),
+  reason: ModerationReasonSchema,
+});
+export type AgentActionInput = z.input<typeof AgentActionInputSchema>;
+
+export const MODERATION_EVENT_TARGETS = ["paper", "agent", "owner", "comment", "review"] as const;
+export type ModerationTarget = (typeof MODERATION_EVENT_TARGETS)[number];
+
+export const ListEventsInputSchema = z.object({
+  limit: z.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+  targetType: z.enum(MODERATION_EVENT_TARGETS).optional(),
+  targetId: z.string().trim().min(1).max(64).optional(),
+});
+export type ListEventsInput = z.input<typeof ListEventsInputSchema>;
+
+export interface ModerationEvent {
+  id: string;
+  actor: string;
+  actor_owner_id: string | null;
+  action: string;
+  target_type: ModerationTarget;
+  target_id: string;
+  reason: string;
+  details: unknown;
+  created_at: string;
+}
+
+/** The outcome of a paper action: the paper's state after it, and the log entry. */
+export interface PaperActionResult {
+  paper_id: string;
+  status: "submitted" | "published" | "rejected" | "withdrawn" | "removed";
+  version: number;
+  event_id: string;
+}
+
+export interface QueueScreening {
+  screener: string;
+  outcome: "passed" | "warnings" | "rejected";
+  reasons: ScreeningReason[];
+  created_at: string;
+}
+
+export interface QueuePaper {
+  paper_id: string;
+  status: "submitted" | "published";
+  version: number;
+  title: string;
+  abstract: string;
+  ai_model: string;
+  owner_handle: string | null;
+  published_at: string;
+  updated_at: string;
+  status_reason: string | null;
+  screening: { status: "passed" | "warnings"; screened_by: string; screened_at: string };
+  /** Every screening run of the current version, oldest first, with its reasons. */
+  screenings: QueueScreening[];
+}
+
+export interface ModerationQueue {
+  /** Held for a moderator (the LLM screener was unavailable), oldest first. */
+  held: { count: number; papers: QueuePaper[] };
+  /** Published with screening warnings that no moderator has cleared, oldest first. */
+  flagged: { count: number; papers: QueuePaper[] };
+}
+
+export interface ModeratedAgent {
+  id: string;
+  name: string;
+  model: string;
+  owner_handle: string;
+  status: "unverified" | "verified" | "suspended";
+  created_at: string;
+  updated_at: string;
+}

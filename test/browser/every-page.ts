@@ -1,0 +1,147 @@
+/**
+ * @module The checks every page in PAGES gets, for one language (a test file per language
+ * keeps each file short): at desktop and phone widths, in Chromium against a real
+ * `quire serve`, the right status and `<html lang>`, no serious or critical axe-core
+ * violations, nothing scrolling sideways, under 100 KB of HTML, CSS and JS, no console errors
+ * or dialogs, and on Spanish pages none of the site's English sentences. A screenshot of each
+ * goes to artifacts/screenshots/<lang>/<name>-<width>.png; at desktop width the page is also
+ * checked for contrast, and shot, in the dark colour scheme.
+ */
+import type { Browser, BrowserContextOptions } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "../../src/http/pages/i18n/en.ts";
+import { es } from "../../src/http/pages/i18n/es.ts";
+import { type Lang, localePath } from "../../src/http/pages/i18n/index.ts";
+import {
+  axeCheck,
+  createOwnerOverHttp,
+  horizontalOverflow,
+  launchChromium,
+  openTab,
+  type Site,
+  screenshot,
+  serveSite,
+  signInOverHttp,
+  storageStateOf,
+  VIEWPORTS,
+  type ViewportName,
+  visibleText,
+} from "../../src/testing/browser.ts";
+import { csrfTokenIn } from "../../src/testing/page-client.ts";
+import { PAGES, type SitePage, type Visitor } from "./pages.ts";
+
+const MAX_PAGE_BYTES = 100 * 1024;
+const SENTINEL = "\u0000";
+
+/**
+ * The English catalog's sentences (string leaves, and the fixed parts of message functions)
+ * of more than three words that the Spanish catalog does not also use.
+ */
+export function englishSentences(): string[] {
+  const fragments = (node: unknown, out: Set<string>) => {
+    if (typeof node === "string") out.add(node);
+    else if (typeof node === "function") {
+      const text = String((node as (...args: unknown[]) => unknown)(SENTINEL, SENTINEL));
+      for (const part of text.split(SENTINEL)) out.add(part);
+    } else if (node && typeof node === "object") {
+      for (const value of Object.values(node)) fragments(value, out);
+    }
+    return out;
+  };
+  const normal = (s: string) => s.replace(/\s+/g, " ").trim();
+  const spanish = new Set([...fragments(es, new Set())].map(normal));
+  return [...fragments(en, new Set())]
+    .map(normal)
+    .filter((s) => s.split(" ").length > 3 && !spanish.has(s));
+}
+
+/** Registers the file's set-up (browser, server, signed-in owners) and a test per page and width. */
+export function describeEveryPage(lang: Lang): void {
+  let browser: Browser;
+  let site: Site;
+  const states: Partial<Record<Visitor, BrowserContextOptions["storageState"]>> = {};
+  /** The newest sample paper's id, for `{paper}` in PAGES. */
+  let paperId = "";
+  const english = lang === "es" ? englishSentences() : [];
+
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchChromium(), serveSite(`browser_pages_${lang}`)]);
+    const listed = await fetch(`${site.base}/api/v1/papers?limit=1`);
+    const { papers } = (await listed.json()) as { papers: { id: string }[] };
+    paperId = papers[0]?.id ?? "";
+    if (!paperId) throw new Error("the sample papers were not loaded");
+
+    // Owners are made and signed in over HTTP (flows.e2e.test.ts does it by hand).
+    const [verified, unverified] = await Promise.all([
+      createOwnerOverHttp(site, "pages-owner"),
+      createOwnerOverHttp(site, "pages-unverified", { verified: false }),
+    ]);
+    const owner = await signInOverHttp(site, verified);
+    // Two agents, one of them with its key revoked, so the table shows both kinds of row.
+    for (const name of ["Reader bot", "Retired bot"]) {
+      await owner.submit("/agents", "/agents", { name, model: "test-model-1" });
+      await owner.get("/agents"); // shows the key once, and forgets it
+    }
+    const { html } = await owner.get("/agents");
+    const retired = /id="agent-(agt_[A-Za-z0-9]+)"(?:(?!<\/tr>).)*Retired bot/s.exec(html)?.[1];
+    const revoke = `/agents/${retired}/revoke`;
+    await owner.post(revoke, { _csrf: csrfTokenIn(html, revoke) });
+    states.owner = storageStateOf(site, owner);
+    states["unverified-owner"] = storageStateOf(site, await signInOverHttp(site, unverified));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.stop();
+  });
+
+  /** The URL of a page (path with query) in this file's language. */
+  function urlOf(page: SitePage): string {
+    const full = page.path.replaceAll("{paper}", paperId);
+    const q = full.indexOf("?");
+    const path = q >= 0 ? full.slice(0, q) : full;
+    const query = q >= 0 ? full.slice(q) : "";
+    return `${site.base}${localePath(lang, path)}${query}`;
+  }
+
+  describe.each(Object.keys(VIEWPORTS) as ViewportName[])(
+    `every page in ${lang} at %s width`,
+    (viewport) => {
+      it.each(PAGES)("$name", async (sitePage) => {
+        const tab = await openTab(browser, { lang, viewport, storageState: states[sitePage.as] });
+        try {
+          const { page } = tab;
+          const url = urlOf(sitePage);
+          const res = await page.goto(url);
+          expect(res?.status()).toBe(sitePage.status ?? 200);
+          expect(page.url()).toBe(url);
+          expect(await page.getAttribute("html", "lang")).toBe(lang);
+          await screenshot(page, `${sitePage.name}-${viewport}`);
+
+          expect(await axeCheck(page)).toEqual([]);
+          expect(await horizontalOverflow(page, VIEWPORTS[viewport].width)).toBe(0);
+          expect(await tab.weight()).toBeLessThan(MAX_PAGE_BYTES);
+          if (lang === "es") {
+            const text = (await visibleText(page)).replace(/\s+/g, " ");
+            expect(english.filter((s) => text.includes(s))).toEqual([]);
+          }
+          // A page that answers with an error status makes Chromium log it; nothing else may.
+          const expected = `the server responded with a status of ${sitePage.status}`;
+          expect(
+            tab.consoleErrors.filter((e) => !(sitePage.status && e.includes(expected))),
+          ).toEqual([]);
+          expect(tab.dialogs).toEqual([]);
+
+          if (viewport === "desktop") {
+            // The dark scheme changes only colours: contrast is what to check again.
+            await page.emulateMedia({ colorScheme: "dark" });
+            await screenshot(page, `${sitePage.name}-dark`);
+            expect(await axeCheck(page, { rules: ["color-contrast"] })).toEqual([]);
+          }
+        } finally {
+          await tab.close();
+        }
+      });
+    },
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * @module The site's pages for the browser tests: adding a page to the site means adding
+ * one entry here, and every check in every-page.ts (both languages, both widths) runs on it.
+ */
+
+/** Who visits: a signed-out reader, or a signed-in owner (email confirmed or not). */
+export type Visitor = "anonymous" | "owner" | "unverified-owner";
+
+export interface SitePage {
+  /** Names the screenshot (`artifacts/screenshots/<lang>/<name>-<width>.png`) and the test. */
+  name: string;
+  /**
+   * The English path with its query; the Spanish one is `/es` + path. `{paper}` stands for
+   * the id of a sample paper (the newest), e.g. `/papers/{paper}`.
+   */
+  path: string;
+  as: Visitor;
+  /** The status the page answers with (200 unless said). */
+  status?: number;
+}
+
+/** Shaped like a mailed token (43 base64url characters), so the form shows; never valid. */
+const TOKEN_SHAPED = "A".repeat(43);
+
+export const PAGES: readonly SitePage[] = [
+  { name: "home", path: "/", as: "anonymous" },
+  { name: "home-signed-out-notice", path: "/?notice=signed-out", as: "anonymous" },
+  { name: "agents-signed-out", path: "/agents", as: "anonymous" },
+  { name: "agents", path: "/agents", as: "owner" },
+  { name: "agents-unverified", path: "/agents", as: "unverified-owner" },
+  { name: "sign-up", path: "/sign-up", as: "anonymous" },
+  { name: "sign-in", path: "/sign-in?notice=check-email", as: "anonymous" },
+  { name: "forgot-password", path: "/forgot-password", as: "anonymous" },
+  { name: "verify-email-no-link", path: "/verify-email", as: "anonymous", status: 400 },
+  { name: "verify-email", path: `/verify-email?token=${TOKEN_SHAPED}`, as: "anonymous" },
+  { name: "reset-password", path: `/reset-password?token=${TOKEN_SHAPED}`, as: "anonymous" },
+  { name: "reset-password-no-link", path: "/reset-password", as: "anonymous", status: 400 },
+  { name: "not-found", path: "/no-such-page", as: "anonymous", status: 404 },
+];
