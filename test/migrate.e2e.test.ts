@@ -8,6 +8,8 @@
  *   API response served over the two databases is byte-for-byte the same.
  * - `kill -9` in the middle of the copy, then a rerun (refused without --force, resumed
  *   with it) ends in the same database as the uninterrupted run.
+ * - A role that owns the target database but is no superuser can migrate (once the
+ *   extension exists; without it, the refusal says what to do).
  * - A non-empty target, a served source and a table the schema does not know are refused.
  *
  * ABSTRACTS is 300 here: importing costs ~100 ms a paper on PGlite on a loaded machine, so
@@ -15,6 +17,7 @@
  * Migration needs PostgreSQL as well as PGlite, so this file always uses it:
  * TEST_DATABASE_URL's server when set, else the local default.
  */
+import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -180,6 +183,40 @@ describe("quire migrate", () => {
       await b.close();
     }
   }, 1_200_000);
+
+  it("needs only to own the tables, not to be a superuser", async () => {
+    const role = `quire_owner_${randomBytes(4).toString("hex")}`;
+    const password = randomBytes(12).toString("hex");
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    const url = new URL(ADMIN_URL);
+    url.username = role;
+    url.password = password;
+    url.pathname = `/${role}`;
+    try {
+      await admin.query(`create role ${role} login password '${password}'`);
+      await admin.query(`create database ${role} owner ${role}`);
+      const refused = await runQuire(["migrate", "--to", url.toString()], { DATA_DIR: dataDir });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('permission denied to create extension "vector"');
+      expect(refused.stderr).toContain("create extension vector");
+
+      // As the README says: a superuser creates the extension; the owner does the rest.
+      const asSuperuser = new URL(ADMIN_URL);
+      asSuperuser.pathname = `/${role}`;
+      const db = new pg.Client({ connectionString: asSuperuser.toString() });
+      await db.connect();
+      await db.query("create extension vector");
+      await db.end();
+      const run = await runQuire(["migrate", "--to", url.toString()], { DATA_DIR: dataDir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("verified: every table matches");
+    } finally {
+      await admin.query(`drop database if exists ${role} with (force)`);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
+    }
+  }, 600_000);
 
   it("refuses a non-empty target, with or without --force, and changes nothing", async () => {
     for (const extra of [[], ["--force"]]) {

@@ -167,7 +167,18 @@ async function migrate(
       );
     }
     emit({ kind: "phase", message: "migrating the target's schema" });
-    await runMigrations(target);
+    try {
+      await runMigrations(target);
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
+      const message = cause ?? (error as Error).message;
+      throw new MigrationRefused(
+        `The target's migrations failed: ${message}.` +
+          (/extension/i.test(message)
+            ? " Create the extension first as a superuser (psql -d <database> -c 'create extension vector'), then migrate again."
+            : ""),
+      );
+    }
   }
 
   const [sourceCatalog, targetCatalog] = [
