@@ -183,9 +183,6 @@ export async function backupCommand(config: Config, args: string[], io: CommandI
     return 0;
   } catch (error) {
     if (error instanceof BackupFailed) return io.fail(error.message);
-    if (error instanceof Error && /operator socket|snapshot/.test(error.message)) {
-      return io.fail(error.message);
-    }
     throw error;
   }
 }

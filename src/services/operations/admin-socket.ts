@@ -3,6 +3,7 @@ import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
+import { BackupFailed } from "./backup.ts";
 
 /** Linux's limit for a socket path (sun_path, 108 bytes with the terminating zero). */
 const MAX_SOCKET_PATH = 107;
@@ -148,7 +149,7 @@ export async function requestSnapshot(dataDir: string): Promise<Uint8Array> {
     socket.once("connect", done);
     socket.once("error", (error: NodeJS.ErrnoException) =>
       fail(
-        new Error(
+        new BackupFailed(
           `cannot reach the server's operator socket ${path} (${error.code ?? error.message}); ` +
             "its log says why online backups are off, or stop it and run `quire backup` again",
         ),
@@ -160,16 +161,16 @@ export async function requestSnapshot(dataDir: string): Promise<Uint8Array> {
   for await (const chunk of socket) chunks.push(chunk as Buffer);
   const all = Buffer.concat(chunks);
   const end = all.indexOf(10);
-  if (end < 0) throw new Error("the server closed the operator socket without an answer");
+  if (end < 0) throw new BackupFailed("the server closed the operator socket without an answer");
   const header = JSON.parse(all.subarray(0, end).toString("utf8")) as {
     ok: boolean;
     bytes?: number;
     error?: string;
   };
-  if (!header.ok) throw new Error(`the server refused the snapshot: ${header.error}`);
+  if (!header.ok) throw new BackupFailed(`the server refused the snapshot: ${header.error}`);
   const body = all.subarray(end + 1);
   if (body.length !== header.bytes) {
-    throw new Error(`the snapshot was cut short (${body.length} of ${header.bytes} bytes)`);
+    throw new BackupFailed(`the snapshot was cut short (${body.length} of ${header.bytes} bytes)`);
   }
   return body;
 }

@@ -179,11 +179,19 @@ export async function restoreBackup(
   const { manifest, tarball } = await readBackup(input.file);
   const staging = `${dataDir}.restoring-${randomBytes(4).toString("hex")}`;
   try {
-    let database: Database | null = await openDatabase({
-      dataDir: staging,
-      loadDataDir: new Blob([tarball], { type: "application/x-tar" }),
-      migrate: false,
-    });
+    let database: Database;
+    try {
+      database = await openDatabase({
+        dataDir: staging,
+        loadDataDir: new Blob([tarball], { type: "application/x-tar" }),
+        migrate: false,
+      });
+    } catch (error) {
+      throw new BackupFailed(
+        `${input.file} does not open with this version's engine (${(error as Error).message}); ` +
+          `it was written by ${manifest.engine}`,
+      );
+    }
     try {
       const summary = await summariseDb(database.db);
       const problems = compareTables(manifest.tables, summary.tables);
@@ -194,7 +202,6 @@ export async function restoreBackup(
       }
     } finally {
       await database.close();
-      database = null;
     }
     for (const f of PROCESS_FILES) rmSync(join(staging, f), { force: true });
     let replacedTo: string | null = null;
