@@ -11,6 +11,7 @@ import {
   BackupFailed,
   restoreBackup,
   snapshotDataDir,
+  stagingDir,
   writeBackup,
 } from "../services/operations/backup.ts";
 import {
@@ -153,7 +154,7 @@ export async function backupCommand(config: Config, args: string[], io: CommandI
   }
   const logger = createLogger(config.LOG_LEVEL === "info" ? "warn" : config.LOG_LEVEL);
   try {
-    let tarball: Uint8Array;
+    let snapshot: string;
     let online = false;
     let unlock: (() => void) | null = null;
     try {
@@ -162,19 +163,24 @@ export async function backupCommand(config: Config, args: string[], io: CommandI
       if (!(error instanceof DataDirLocked)) throw error;
     }
     if (unlock) {
-      process.stderr.write(`backup: no server is running; reading ${resolve(dataDir)}\n`);
+      process.stderr.write(`backup: no server is running; copying ${resolve(dataDir)}\n`);
+      snapshot = stagingDir(dataDir, "backup");
       try {
-        tarball = await snapshotDataDir(dataDir);
+        await snapshotDataDir(dataDir, snapshot);
       } finally {
         unlock();
       }
     } else {
       online = true;
       process.stderr.write("backup: the server is running; asking it for a snapshot\n");
-      tarball = await requestSnapshot(dataDir);
+      const taken = await requestSnapshot(dataDir);
+      snapshot = taken.dir;
+      process.stderr.write(`backup: the server copied its data in ${taken.ms} ms\n`);
     }
-    process.stderr.write("backup: checking the snapshot (opening it, checksumming every table)\n");
-    const manifest = await writeBackup({ clock: systemClock, logger }, { file, tarball, online });
+    process.stderr.write(
+      "backup: checking the snapshot (opening it, checksumming every table) and archiving it\n",
+    );
+    const manifest = await writeBackup({ clock: systemClock, logger }, { file, snapshot, online });
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
     process.stdout.write(
       `backup written to ${resolve(file)}: ${manifest.tables.length} tables, ${rows} rows, ` +

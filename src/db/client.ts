@@ -1,5 +1,6 @@
 /** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
-import { mkdirSync } from "node:fs";
+import { cpSync, mkdirSync } from "node:fs";
+import { basename, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -33,10 +34,11 @@ export interface Database {
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * PGlite only: a tarball of the whole data directory at a transaction boundary (see
-   * openPglite). Absent on PostgreSQL, whose own tools (pg_dump) do this.
+   * PGlite with a data directory only: copies the directory, as it is between two
+   * transactions, into the new directory `into` (see openPglite). Absent on PostgreSQL,
+   * whose own tools (pg_dump) do this.
    */
-  snapshot?(): Promise<Blob>;
+  snapshot?(into: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,8 +61,6 @@ export interface OpenOptions {
   replicaBackoffMs?: number;
   /** Where the replica's outages are reported (once per outage). */
   logger?: ReplicaLogger;
-  /** PGlite only: start from this data-directory tarball (a `snapshot()`), for restores. */
-  loadDataDir?: Blob;
 }
 
 /** A read replica was configured for the embedded engine, which has none. */
@@ -79,7 +79,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
-    : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
+    : await openPglite(options.dataDir ?? "memory://");
   if (options.migrate !== false) {
     try {
       await database.exclusive(() => runMigrations(database));
@@ -94,7 +94,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return database;
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -102,10 +102,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   ]);
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : dataDir, {
-    extensions: { vector },
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  const client = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { vector } });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
@@ -113,16 +110,51 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
-    // A checkpoint first, so the files hold the data and a restore has little WAL to
-    // replay; then the copy under PGlite's transaction lock, which every query and
-    // transaction takes: no transaction is half done in it, and none waits longer than
-    // the copy (compression happens afterwards, outside the lock).
-    snapshot: async () => {
-      await client.exec("checkpoint");
-      return client._runExclusiveTransaction(() => client.dumpDataDir("none"));
-    },
+    ...(inMemory
+      ? {}
+      : {
+          // A checkpoint first, so the data files hold nearly everything; then, inside a
+          // read-only transaction (PGlite runs one transaction at a time, so every other
+          // query and transaction waits), a synchronous file copy: nothing runs while it
+          // copies and no transaction is half done in it. WAL before the checkpoint's redo
+          // point and segments recycled for later use are left out (they are most of a busy
+          // directory); the rest replays on the first open, as after a crash.
+          snapshot: async (into: string) => {
+            await client.exec("checkpoint");
+            await client.transaction(async (tx) => {
+              const { rows } = await tx.query<{ redo: string; current: string }>(
+                `select pg_walfile_name(redo_lsn) as redo,
+                        pg_walfile_name(pg_current_wal_insert_lsn()) as current
+                 from pg_control_checkpoint()`,
+              );
+              const wal = rows[0] as { redo: string; current: string };
+              copyDataDir(dataDir, into, wal);
+            });
+          },
+        }),
     close: () => client.close(),
   };
+}
+
+/** Files of a data directory that belong to a running process, not to the database. */
+const PROCESS_FILES = new Set(["postmaster.pid", "postmaster.opts", "quire.pid"]);
+const WAL_SEGMENT = /^[0-9A-F]{24}$/;
+
+/** A copy of a stopped (or locked) PGlite directory keeping only the WAL from `redo` to `current`. */
+function copyDataDir(from: string, into: string, wal: { redo: string; current: string }) {
+  mkdirSync(into, { recursive: false, mode: 0o700 });
+  cpSync(from, into, {
+    recursive: true,
+    filter: (source) => {
+      const rel = relative(from, source);
+      if (PROCESS_FILES.has(rel)) return false;
+      const name = basename(source);
+      if (dirname(rel) === "pg_wal" && WAL_SEGMENT.test(name)) {
+        return name >= wal.redo && name <= wal.current;
+      }
+      return true;
+    },
+  });
 }
 
 async function openPostgres(

@@ -1,10 +1,10 @@
 /**
  * @module The operator socket: beside the data directory, mode 0600, answers a backup
- * request with the snapshot and nothing else; a stale socket of a killed server is replaced,
+ * request with the directory the snapshot was copied into, and nothing else; a stale socket of a killed server is replaced,
  * a regular file in the way is left alone.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,16 +31,20 @@ function ask(path: string, line: string): Promise<string> {
 describe("the operator socket", () => {
   it("is private to the server's user and answers only a backup request", async () => {
     const dataDir = join(root, "data");
-    const payload = new Uint8Array(70_000).map((_, i) => i % 251);
     const admin = await startAdminSocket({
       dataDir,
-      snapshot: async () => new Blob([payload]),
+      snapshot: async (into) => {
+        mkdirSync(into);
+        writeFileSync(join(into, "PG_VERSION"), "18\n");
+      },
       logger,
     });
     expect(admin?.path).toBe(`${dataDir}.admin.sock`);
     try {
       expect(statSync(adminSocketPath(dataDir)).mode & 0o777).toBe(0o600);
-      expect(Buffer.from(await requestSnapshot(dataDir))).toEqual(Buffer.from(payload));
+      const taken = await requestSnapshot(dataDir);
+      expect(taken.dir).toMatch(new RegExp(`^${dataDir}\\.backup-[0-9a-f]{8}$`));
+      expect(readFileSync(join(taken.dir, "PG_VERSION"), "utf8")).toBe("18\n");
       expect(JSON.parse(await ask(adminSocketPath(dataDir), '{"op":"shell"}\n'))).toEqual({
         ok: false,
         error: "unknown request",
@@ -67,11 +71,11 @@ describe("the operator socket", () => {
     expect(statSync(path).isSocket()).toBe(true);
     const admin = await startAdminSocket({
       dataDir,
-      snapshot: async () => new Blob(["x"]),
+      snapshot: async (into) => mkdirSync(into),
       logger,
     });
     try {
-      expect(Buffer.from(await requestSnapshot(dataDir)).toString()).toBe("x");
+      expect((await requestSnapshot(dataDir)).dir).toContain(".backup-");
     } finally {
       await admin?.close();
     }
@@ -79,7 +83,7 @@ describe("the operator socket", () => {
     const blocked = join(root, "blocked");
     writeFileSync(adminSocketPath(blocked), "not a socket");
     expect(
-      await startAdminSocket({ dataDir: blocked, snapshot: async () => new Blob([]), logger }),
+      await startAdminSocket({ dataDir: blocked, snapshot: async () => {}, logger }),
     ).toBeNull();
     expect(statSync(adminSocketPath(blocked)).isFile()).toBe(true);
   });

@@ -3,7 +3,7 @@ import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import { BackupFailed } from "./backup.ts";
+import { BackupFailed, stagingDir } from "./backup.ts";
 
 /** Linux's limit for a socket path (sun_path, 108 bytes with the terminating zero). */
 const MAX_SOCKET_PATH = 107;
@@ -23,8 +23,9 @@ export interface AdminSocket {
 }
 
 /**
- * Listens on the operator socket. Its only request is `{"op":"backup"}`, answered with a
- * JSON header line (`{"ok":true,"bytes":N,"taken_at":…}`) and the data directory's tarball.
+ * Listens on the operator socket. Its only request is `{"op":"backup"}`: the server copies
+ * its data directory (`snapshot`) into a new directory beside it and answers one JSON line,
+ * `{"ok":true,"dir":…,"ms":…}`; the client archives that directory and deletes it.
  *
  * Security: the socket file is mode 0600 (connections arriving before the chmod are
  * dropped), so only the server's own user and root can connect: exactly who can read the
@@ -33,7 +34,7 @@ export interface AdminSocket {
  */
 export async function startAdminSocket(options: {
   dataDir: string;
-  snapshot: () => Promise<Blob>;
+  snapshot: (into: string) => Promise<void>;
   logger: Logger;
 }): Promise<AdminSocket | null> {
   const path = adminSocketPath(options.dataDir);
@@ -72,15 +73,18 @@ export async function startAdminSocket(options: {
       }
       busy = true;
       const started = performance.now();
+      const dir = stagingDir(options.dataDir, "backup");
       try {
-        const tarball = new Uint8Array(await (await options.snapshot()).arrayBuffer());
+        await options.snapshot(dir);
         const ms = Math.round(performance.now() - started);
-        log.info({ bytes: tarball.length, ms }, "snapshot taken for `quire backup`");
-        socket.write(
-          `${JSON.stringify({ ok: true, bytes: tarball.length, taken_at: new Date().toISOString(), pid: process.pid, ms })}\n`,
-        );
-        socket.end(tarball);
+        if (socket.destroyed) {
+          rmSync(dir, { recursive: true, force: true });
+          return;
+        }
+        log.info({ dir, ms }, "snapshot taken for `quire backup`");
+        socket.end(`${JSON.stringify({ ok: true, dir, ms, pid: process.pid })}\n`);
       } catch (error) {
+        rmSync(dir, { recursive: true, force: true });
         log.error({ err: error }, "snapshot for `quire backup` failed");
         socket.end(
           `${JSON.stringify({ ok: false, error: "the snapshot failed; see the server's log" })}\n`,
@@ -141,8 +145,11 @@ function readRequest(socket: Socket): Promise<{ op?: unknown } | null> {
   });
 }
 
-/** Asks the server serving `dataDir` for a snapshot of its database; the tarball's bytes. */
-export async function requestSnapshot(dataDir: string): Promise<Uint8Array> {
+/**
+ * Asks the server serving `dataDir` for a snapshot; the directory it was copied into (the
+ * caller archives and deletes it) and how long the server's requests waited.
+ */
+export async function requestSnapshot(dataDir: string): Promise<{ dir: string; ms: number }> {
   const path = adminSocketPath(dataDir);
   const socket = connect(path);
   await new Promise<void>((done, fail) => {
@@ -157,20 +164,24 @@ export async function requestSnapshot(dataDir: string): Promise<Uint8Array> {
     );
   });
   socket.write(`${JSON.stringify({ op: "backup" })}\n`);
-  const chunks: Buffer[] = [];
-  for await (const chunk of socket) chunks.push(chunk as Buffer);
-  const all = Buffer.concat(chunks);
-  const end = all.indexOf(10);
-  if (end < 0) throw new BackupFailed("the server closed the operator socket without an answer");
-  const header = JSON.parse(all.subarray(0, end).toString("utf8")) as {
-    ok: boolean;
-    bytes?: number;
-    error?: string;
-  };
-  if (!header.ok) throw new BackupFailed(`the server refused the snapshot: ${header.error}`);
-  const body = all.subarray(end + 1);
-  if (body.length !== header.bytes) {
-    throw new BackupFailed(`the snapshot was cut short (${body.length} of ${header.bytes} bytes)`);
+  let text = "";
+  for await (const chunk of socket) text += String(chunk);
+  const line = text.split("\n")[0] ?? "";
+  let answer: { ok?: boolean; dir?: string; ms?: number; error?: string };
+  try {
+    answer = JSON.parse(line) as typeof answer;
+  } catch {
+    throw new BackupFailed("the server closed the operator socket without an answer");
   }
-  return body;
+  if (!answer.ok || typeof answer.dir !== "string") {
+    throw new BackupFailed(`the server refused the snapshot: ${answer.error ?? "no reason given"}`);
+  }
+  // The caller deletes this directory when done: only ever one named as stagingDir names them.
+  if (
+    !/^\.backup-[0-9a-f]{8}$/.test(answer.dir.slice(resolve(dataDir).length)) ||
+    !answer.dir.startsWith(`${resolve(dataDir)}.backup-`)
+  ) {
+    throw new BackupFailed(`the server named an unexpected snapshot directory: ${answer.dir}`);
+  }
+  return { dir: answer.dir, ms: answer.ms ?? 0 };
 }

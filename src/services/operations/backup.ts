@@ -1,17 +1,7 @@
 /** @module Backups of the embedded database: a verified archive of its data directory, and its restore. */
-import { createHash, randomBytes } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { gunzip, gzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { type Database, type Db, openDatabase } from "../../db/client.ts";
@@ -19,10 +9,14 @@ import type { Clock } from "../context.ts";
 import { rowsOf } from "../search/indexing.ts";
 import { readCatalog } from "./catalog.ts";
 import { type TableChecksum, tableChecksums } from "./checksum.ts";
-import { readTar, writeTar } from "./tar.ts";
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
+import {
+  extractTarGz,
+  listArchive,
+  readRange,
+  sha256Range,
+  tarGzDirectory,
+  writeArchive,
+} from "./tar.ts";
 
 export const BACKUP_FORMAT = "quire-backup/1";
 const MANIFEST = "quire-backup.json";
@@ -51,74 +45,81 @@ export interface BackupContext {
   logger: Logger;
 }
 
+/** A new directory beside `near` for a snapshot or a restore in progress (mode 0700). */
+export function stagingDir(near: string, purpose: "backup" | "restoring"): string {
+  return `${resolve(near)}.${purpose}-${randomBytes(4).toString("hex")}`;
+}
+
 /**
- * A snapshot of a data directory no process is serving (the caller holds its lock). The
- * schema is not migrated: a backup keeps the archive exactly as it was.
+ * Snapshots a data directory no process is serving (the caller holds its lock) into the
+ * new directory `into`. The schema is not migrated: a backup keeps the archive as it was.
  */
-export async function snapshotDataDir(dataDir: string): Promise<Uint8Array> {
+export async function snapshotDataDir(dataDir: string, into: string): Promise<void> {
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
     throw new BackupFailed(`There is no embedded database in ${resolve(dataDir)}.`);
   }
   const database = await openDatabase({ dataDir, migrate: false });
   try {
-    return new Uint8Array(await (await (database.snapshot as () => Promise<Blob>)()).arrayBuffer());
+    await (database.snapshot as (into: string) => Promise<void>)(into);
   } finally {
     await database.close();
   }
 }
 
 /**
- * Writes a backup archive: a tar holding `quire-backup.json` (the manifest) and
- * `pgdata.tar.gz` (the data directory). Before anything is written, the snapshot is opened
- * in memory and every table's row count and checksum computed; they go in the manifest,
- * so a backup that could not be restored fails now, and a restore can prove it got back
- * exactly this. Written to `FILE.partial` and renamed, so FILE is never half written.
+ * Writes a backup archive from a snapshot directory (which it consumes): a tar holding
+ * `quire-backup.json` (the manifest) and `pgdata.tar.gz` (the data directory). First the
+ * snapshot is opened (replaying its WAL, as after a crash) and every table's row count and
+ * checksum computed; they go in the manifest, so a snapshot that would not restore fails
+ * now, and a restore can prove it got back exactly this. Written to `FILE.partial` and
+ * renamed, so FILE is never half written; mode 0600.
  */
 export async function writeBackup(
   ctx: BackupContext,
-  input: { file: string; tarball: Uint8Array; online: boolean },
+  input: { file: string; snapshot: string; online: boolean },
 ): Promise<BackupManifest> {
-  const createdAt = ctx.clock.now().toISOString();
-  const [compressed, summary] = await Promise.all([
-    gzipAsync(input.tarball),
-    summarise(input.tarball),
-  ]);
-  const manifest: BackupManifest = {
-    format: BACKUP_FORMAT,
-    created_at: createdAt,
-    online: input.online,
-    engine: summary.engine,
-    migrations: summary.migrations,
-    pgdata: {
-      file: PGDATA,
-      bytes: compressed.length,
-      sha256: createHash("sha256").update(compressed).digest("hex"),
-    },
-    tables: summary.tables,
-  };
-  const archive = writeTar(
-    [
-      { name: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-      { name: PGDATA, data: compressed },
-    ],
-    new Date(createdAt),
-  );
+  const createdAt = ctx.clock.now();
+  const data = `${input.file}.partial-data`;
   const partial = `${input.file}.partial`;
-  mkdirSync(dirname(resolve(input.file)), { recursive: true });
-  writeFileSync(partial, archive, { mode: 0o600 });
-  renameSync(partial, input.file);
-  ctx.logger.info({ file: input.file, bytes: archive.length }, "backup written");
-  return manifest;
+  try {
+    const summary = await summariseDir(input.snapshot);
+    mkdirSync(dirname(resolve(input.file)), { recursive: true });
+    const packed = await tarGzDirectory(input.snapshot, data, createdAt);
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      created_at: createdAt.toISOString(),
+      online: input.online,
+      engine: summary.engine,
+      migrations: summary.migrations,
+      pgdata: { file: PGDATA, ...packed },
+      tables: summary.tables,
+    };
+    await writeArchive(
+      partial,
+      [
+        { name: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+        { name: PGDATA, path: data },
+      ],
+      createdAt,
+    );
+    renameSync(partial, input.file);
+    ctx.logger.info({ file: input.file, bytes: packed.bytes }, "backup written");
+    return manifest;
+  } finally {
+    rmSync(data, { force: true });
+    rmSync(partial, { force: true });
+    rmSync(input.snapshot, { recursive: true, force: true });
+  }
 }
 
-/** Reads and checks an archive: its format, and the data directory's SHA-256. */
+/** Reads and checks an archive: its format, and the data directory's length and SHA-256. */
 export async function readBackup(
   file: string,
-): Promise<{ manifest: BackupManifest; tarball: Uint8Array }> {
+): Promise<{ manifest: BackupManifest; data: { offset: number; size: number } }> {
   if (!existsSync(file)) throw new BackupFailed(`no such file: ${file}`);
-  let entries: ReturnType<typeof readTar>;
+  let entries: ReturnType<typeof listArchive>;
   try {
-    entries = readTar(readFileSync(file));
+    entries = listArchive(file);
   } catch (error) {
     throw new BackupFailed(`${file} is not a Quire backup: ${(error as Error).message}`);
   }
@@ -129,24 +130,20 @@ export async function readBackup(
   }
   let manifest: BackupManifest;
   try {
-    manifest = JSON.parse(Buffer.from(manifestEntry.data).toString("utf8")) as BackupManifest;
+    manifest = JSON.parse(readRange(file, manifestEntry).toString("utf8")) as BackupManifest;
   } catch {
     throw new BackupFailed(`${file}: its manifest is not JSON`);
   }
   if (manifest.format !== BACKUP_FORMAT) {
     throw new BackupFailed(`${file}: unknown backup format ${String(manifest.format)}`);
   }
-  const sha256 = createHash("sha256").update(data.data).digest("hex");
-  if (sha256 !== manifest.pgdata?.sha256 || data.data.length !== manifest.pgdata.bytes) {
+  if (
+    data.size !== manifest.pgdata?.bytes ||
+    (await sha256Range(file, data)) !== manifest.pgdata.sha256
+  ) {
     throw new BackupFailed(`${file} is damaged: the data directory's SHA-256 does not match`);
   }
-  let tarball: Uint8Array;
-  try {
-    tarball = await gunzipAsync(data.data);
-  } catch (error) {
-    throw new BackupFailed(`${file} is damaged: ${(error as Error).message}`);
-  }
-  return { manifest, tarball };
+  return { manifest, data };
 }
 
 export interface RestoreResult {
@@ -176,34 +173,21 @@ export async function restoreBackup(
         "contents aside (they are kept, not deleted).",
     );
   }
-  const { manifest, tarball } = await readBackup(input.file);
-  const staging = `${dataDir}.restoring-${randomBytes(4).toString("hex")}`;
+  const { manifest, data } = await readBackup(input.file);
+  const staging = stagingDir(dataDir, "restoring");
   try {
-    let database: Database;
     try {
-      database = await openDatabase({
-        dataDir: staging,
-        loadDataDir: new Blob([tarball], { type: "application/x-tar" }),
-        migrate: false,
-      });
+      await extractTarGz(input.file, data, staging);
     } catch (error) {
+      throw new BackupFailed(`${input.file} is damaged: ${(error as Error).message}`);
+    }
+    const summary = await summariseDir(staging, manifest.engine);
+    const problems = compareTables(manifest.tables, summary.tables);
+    if (problems.length > 0) {
       throw new BackupFailed(
-        `${input.file} does not open with this version's engine (${(error as Error).message}); ` +
-          `it was written by ${manifest.engine}`,
+        `${input.file} does not restore to what was backed up:\n  ${problems.join("\n  ")}`,
       );
     }
-    try {
-      const summary = await summariseDb(database.db);
-      const problems = compareTables(manifest.tables, summary.tables);
-      if (problems.length > 0) {
-        throw new BackupFailed(
-          `${input.file} does not restore to what was backed up:\n  ${problems.join("\n  ")}`,
-        );
-      }
-    } finally {
-      await database.close();
-    }
-    for (const f of PROCESS_FILES) rmSync(join(staging, f), { force: true });
     let replacedTo: string | null = null;
     mkdirSync(dataDir, { recursive: true });
     if (present.length > 0) {
@@ -237,16 +221,17 @@ export function compareTables(expected: TableChecksum[], actual: TableChecksum[]
   return problems;
 }
 
-async function summarise(tarball: Uint8Array) {
+/** Opens a snapshot or unpacked directory (without migrating it) and summarises it. */
+async function summariseDir(dir: string, writtenBy?: string) {
+  for (const f of PROCESS_FILES) rmSync(join(dir, f), { force: true });
   let database: Database;
   try {
-    database = await openDatabase({
-      dataDir: "memory://",
-      loadDataDir: new Blob([tarball], { type: "application/x-tar" }),
-      migrate: false,
-    });
+    database = await openDatabase({ dataDir: dir, migrate: false });
   } catch (error) {
-    throw new BackupFailed(`the snapshot does not open: ${(error as Error).message}`);
+    throw new BackupFailed(
+      `the snapshot does not open: ${(error as Error).message}` +
+        (writtenBy ? ` (it was written by ${writtenBy})` : ""),
+    );
   }
   try {
     return await summariseDb(database.db);
