@@ -52,6 +52,9 @@ export async function migrateCommand(config: Config, args: string[], io: Command
     return io.usage("--batch must be an integer from 1 to 100000");
   }
   const dataDir = values["from-data-dir"] ?? config.DATA_DIR;
+  if (!existsSync(join(dataDir, "PG_VERSION"))) {
+    return io.fail(`there is no embedded database in ${resolve(dataDir)}`);
+  }
   let unlock: () => void;
   try {
     unlock = lockDataDir(dataDir);
