@@ -40,7 +40,11 @@ import { type Database, openDatabase } from "../src/db/client.ts";
 import { restoreBackup, stagingDir, writeBackup } from "../src/services/operations/backup.ts";
 import { migrateToPostgres } from "../src/services/operations/migrate.ts";
 import { createHttpEmbedder } from "../src/services/search/embedder.ts";
-import { collectApiResponses, compareResponses } from "../src/testing/api-responses.ts";
+import {
+  collectApiResponses,
+  compareResponses,
+  EXACT_DENSE,
+} from "../src/testing/api-responses.ts";
 import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
 import { fixedClock, testContext } from "../src/testing/db.ts";
 import { startFakeEmbeddingServer } from "../src/testing/embeddings-server.ts";
@@ -132,6 +136,7 @@ async function main(): Promise<number> {
             services: testContext(database, {
               clock: fixedClock(new Date("2026-11-21T12:00:00.000Z")),
               embedder: embedder(),
+              search: EXACT_DENSE,
             }),
             logger: pino({ level: "silent" }),
             baseUrl: "http://quire.test",

@@ -26,7 +26,11 @@ import { type Database, openDatabase } from "../src/db/client.ts";
 import { summariseDb } from "../src/services/operations/backup.ts";
 import { createHttpEmbedder } from "../src/services/search/embedder.ts";
 import { rowsOf } from "../src/services/search/indexing.ts";
-import { collectApiResponses, compareResponses } from "../src/testing/api-responses.ts";
+import {
+  collectApiResponses,
+  compareResponses,
+  EXACT_DENSE,
+} from "../src/testing/api-responses.ts";
 import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
 import { fixedClock, testContext } from "../src/testing/db.ts";
 import {
@@ -249,6 +253,7 @@ async function responses(database: Database) {
     services: testContext(database, {
       clock: fixedClock(new Date("2026-11-21T12:00:00.000Z")),
       embedder: embedder(),
+      search: EXACT_DENSE,
     }),
     logger: pino({ level: "silent" }),
     baseUrl: "http://quire.test",

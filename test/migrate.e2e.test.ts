@@ -31,7 +31,11 @@ import { readCatalog } from "../src/services/operations/catalog.ts";
 import { tableChecksums } from "../src/services/operations/checksum.ts";
 import { createHttpEmbedder } from "../src/services/search/embedder.ts";
 import { rowsOf } from "../src/services/search/indexing.ts";
-import { collectApiResponses, compareResponses } from "../src/testing/api-responses.ts";
+import {
+  collectApiResponses,
+  compareResponses,
+  EXACT_DENSE,
+} from "../src/testing/api-responses.ts";
 import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
 import { fixedClock, testContext } from "../src/testing/db.ts";
 import {
@@ -271,7 +275,7 @@ describe("quire migrate", () => {
 async function responses(database: Database) {
   const clock = fixedClock(new Date("2026-11-21T12:00:00.000Z"));
   const app = buildApp({
-    services: testContext(database, { clock, embedder: embedder() }),
+    services: testContext(database, { clock, embedder: embedder(), search: EXACT_DENSE }),
     logger: pino({ level: "silent" }),
     baseUrl: "http://quire.test",
     trustProxy: [],
