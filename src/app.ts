@@ -1,5 +1,4 @@
 /** @module Builds the Hono application: middleware, API routes, errors. No side effects. */
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -10,15 +9,20 @@ import type { Logger } from "pino";
 import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
+import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
+import { observe } from "./http/middleware/observe.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
+import { registerHealth } from "./http/ops/health.ts";
+import { registerMetrics } from "./http/ops/metrics.ts";
 import { pageNotFound, registerPages, wantsHtml } from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import { registerMcp } from "./mcp/http.ts";
+import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { DomainError } from "./services/errors.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
@@ -29,6 +33,12 @@ export interface AppDeps {
   logger: Logger;
   baseUrl: string;
   trustProxy: string[];
+  /** Prometheus instruments of this instance; requests and refusals are counted when given. */
+  metrics?: Metrics | undefined;
+  /** Bearer token that opens /metrics on this app (METRICS_TOKEN); without it, 404. */
+  metricsToken?: string | undefined;
+  /** Draining state at shutdown (the server's); /readyz answers 503 while draining. */
+  lifecycle?: Lifecycle | undefined;
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -42,34 +52,20 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     throttles: deps.services.throttles ?? createMemoryOwnerThrottles(),
   };
 
+  const lifecycle = deps.lifecycle ?? createLifecycle();
+  deps.metrics?.watchInFlight(() => lifecycle.inFlight);
+
   app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(async (c, next) => {
-    const started = performance.now();
-    let peer = "unknown";
-    try {
-      peer = getConnInfo(c).remote.address ?? "unknown";
-    } catch {
-      // app.request() in tests has no socket.
-    }
-    const ip = resolveIp(peer, c.req.header("x-forwarded-for"));
-    const logger = deps.logger.child({ request_id: c.get("requestId") });
-    c.set("baseUrl", deps.baseUrl);
-    c.set("clientIp", ip);
-    c.set("logger", logger);
-    c.set("ctx", { ...services, logger });
-    await next();
-    logger.info(
-      {
-        method: c.req.method,
-        route: c.req.routePath,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        ip,
-      },
-      "request",
-    );
-  });
+  app.use(
+    observe({
+      logger: deps.logger,
+      baseUrl: deps.baseUrl,
+      services,
+      resolveIp,
+      metrics: deps.metrics,
+      lifecycle,
+    }),
+  );
   app.use(compress());
   app.use(
     "/api/v1/*",
@@ -100,7 +96,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   // After CORS (a 429 must be readable cross-origin), before caching and body checks (a
   // refused request costs no work, and 304s carry the RateLimit fields too).
-  app.use(rateLimit());
+  app.use(rateLimit({ onRefused: (bucket) => deps.metrics?.rateLimitRefused(bucket) }));
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
@@ -119,6 +115,8 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const documentJson = JSON.stringify(document);
   app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));
   registerPublic(app, document);
+  registerHealth(app, { lifecycle });
+  registerMetrics(app, { metrics: deps.metrics, token: deps.metricsToken });
   registerPages(app);
 
   app.notFound((c) => {

@@ -12,6 +12,26 @@ describe("loadConfig", () => {
     expect(c.TRUST_PROXY).toEqual([]);
     expect(c.SEED_SAMPLES).toBe(true);
     expect(c.REDIS_TIMEOUT_MS).toBe(200);
+    expect(c.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(c.METRICS_PORT).toBeUndefined();
+    expect(c.METRICS_TOKEN).toBeUndefined();
+  });
+
+  it("reads the operations variables", () => {
+    const c = loadConfig({
+      METRICS_PORT: "9464",
+      METRICS_HOST: "127.0.0.1",
+      METRICS_TOKEN: "0123456789abcdef-token",
+      SHUTDOWN_TIMEOUT_MS: "30000",
+      LOG_LEVEL: "warn",
+    });
+    expect(c).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: "127.0.0.1",
+      METRICS_TOKEN: "0123456789abcdef-token",
+      SHUTDOWN_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: "warn",
+    });
   });
 
   it("reads every documented variable", () => {
@@ -26,6 +46,8 @@ describe("loadConfig", () => {
       EMBEDDINGS_MODEL: "nomic-embed-text",
       SCREENER_URL: "http://127.0.0.1:8000/v1",
       SCREENER_MODEL: "qwen",
+      SCREENER_API_KEY: "sk-local",
+      SCREENER_TIMEOUT_MS: "45000",
       TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, ::1",
       SMTP_URL: "smtp://mail:25",
       KEY_PREFIX: "myarchive",
@@ -37,6 +59,8 @@ describe("loadConfig", () => {
     expect(c.TRUST_PROXY).toEqual(["127.0.0.1", "10.0.0.0/8", "::1"]);
     expect(c.KEY_PREFIX).toBe("myarchive");
     expect(c.REDIS_TIMEOUT_MS).toBe(1500);
+    expect(c.SCREENER_API_KEY).toBe("sk-local");
+    expect(c.SCREENER_TIMEOUT_MS).toBe(45000);
   });
 
   it("treats empty strings as unset", () => {
@@ -51,12 +75,19 @@ describe("loadConfig", () => {
     ["REDIS_URL", "http://cache:6379"],
     ["REDIS_TIMEOUT_MS", "5"],
     ["REDIS_TIMEOUT_MS", "1.5"],
+    ["SCREENER_TIMEOUT_MS", "10"],
     ["BASE_URL", "not a url"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "example.org"],
     ["KEY_PREFIX", "Bad Prefix"],
     ["LOG_LEVEL", "loud"],
     ["CONTACT_EMAIL", "not an address"],
+    ["METRICS_PORT", "65536"],
+    ["METRICS_PORT", "3000"],
+    ["METRICS_TOKEN", "short"],
+    ["METRICS_TOKEN", "has a space in it ok"],
+    ["SHUTDOWN_TIMEOUT_MS", "-1"],
+    ["SHUTDOWN_TIMEOUT_MS", "soon"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

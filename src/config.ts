@@ -37,6 +37,9 @@ const ConfigSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   SCREENER_URL: optionalUrl,
   SCREENER_MODEL: z.string().trim().min(1).optional(),
+  SCREENER_API_KEY: z.string().min(1).optional(),
+  /** Per-attempt timeout of the LLM screener (a submitter waits; see docs/adr/0012). */
+  SCREENER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(20_000),
   TRUST_PROXY: z.string().trim().default(""),
   SMTP_URL: optionalUrl,
   /** Where readers send reports and takedown requests; shown on /legal. */
@@ -48,6 +51,19 @@ const ConfigSchema = z.object({
       "must be 2-16 lowercase letters or digits, starting with a letter",
     )
     .default("quire"),
+  /** Serve /metrics on a port of its own (no token needed there unless METRICS_TOKEN is set). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Listen address of the metrics port (default: HOST). */
+  METRICS_HOST: z.string().trim().min(1).optional(),
+  /** Bearer token for /metrics on the main port (and on METRICS_PORT when both are set). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .max(256)
+    .regex(/^[\x21-\x7e]+$/, "must be visible ASCII without spaces")
+    .optional(),
+  /** How long a stopping server lets requests in flight finish before closing connections. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20000).default(2000),
   SEED_SAMPLES: z
@@ -119,6 +135,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.SCREENER_URL && !c.SCREENER_MODEL) {
     problems.push({ variable: "SCREENER_MODEL", message: "is required when SCREENER_URL is set" });
+  }
+  if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) {
+    problems.push({ variable: "METRICS_PORT", message: "must differ from PORT" });
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...c, BASE_URL: baseUrl, TRUST_PROXY: trustProxy };

@@ -5,21 +5,33 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase, redactUrl } from "./db/client.ts";
 import { createLogger } from "./logger.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
+import { BUCKET_NAMES } from "./services/ratelimit/limits.ts";
 import { createRateLimits } from "./services/ratelimit/redis.ts";
+import { createHttpLlmScreener, type LlmScreener } from "./services/screening/llm.ts";
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
+import { watchEmbedder } from "./services/search/embedder-health.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
-import { startEmbeddingWorker } from "./services/search/worker.ts";
+import { queueStats, startEmbeddingWorker } from "./services/search/worker.ts";
 
 export interface Runtime {
   config: Config;
   logger: Logger;
   database: Database;
   services: ServiceContext;
+  /** Prometheus instruments, when asked for (the server). */
+  metrics?: Metrics;
+  /**
+   * Stops the embedding worker, handing its claimed work back to the queue. The server calls
+   * it as soon as shutdown begins; `close()` calls it too.
+   */
+  stopBackground(): Promise<void>;
+  /** Stops background work, writes batched key uses, closes Redis, mail and the database. */
   close(): Promise<void>;
 }
 
@@ -33,6 +45,8 @@ export interface RuntimeOptions {
    * commands that serve no requests pass false and never connect to Redis.
    */
   rateLimits?: boolean;
+  /** Keep Prometheus metrics, process metrics included (the server; once per process). */
+  metrics?: boolean;
 }
 
 /** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
@@ -42,6 +56,18 @@ export function embedderFromConfig(config: Config): Embedder | undefined {
     url: config.EMBEDDINGS_URL,
     model: config.EMBEDDINGS_MODEL,
     apiKey: config.EMBEDDINGS_API_KEY,
+  });
+}
+
+/** The LLM screener from configuration, or none when SCREENER_URL is unset. */
+export function screenerFromConfig(config: Config): LlmScreener | undefined {
+  if (!config.SCREENER_URL || !config.SCREENER_MODEL) return undefined;
+  return createHttpLlmScreener({
+    url: config.SCREENER_URL,
+    model: config.SCREENER_MODEL,
+    apiKey: config.SCREENER_API_KEY,
+    timeoutMs: config.SCREENER_TIMEOUT_MS,
+    agentKeyPrefix: config.KEY_PREFIX,
   });
 }
 
@@ -93,8 +119,23 @@ export async function openRuntime(
   if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
   const keyUsage = createKeyUsage({ db: database.db, logger: log });
   services.keyUsage = keyUsage;
+  const metrics = options.metrics
+    ? createMetrics({ processMetrics: true, buckets: BUCKET_NAMES })
+    : undefined;
   const embedder = embedderFromConfig(config);
-  if (embedder) services.embedder = embedder;
+  // Watched, so readiness can report the backend from the calls it served.
+  if (embedder) {
+    services.embedder = watchEmbedder(embedder, {
+      ...(metrics ? { onCall: (seconds, ok) => metrics.embedderCall(seconds, ok) } : {}),
+    });
+  }
+  const screener = screenerFromConfig(config);
+  if (screener) services.screener = screener;
+  if (metrics) {
+    const stats = database.stats;
+    if (stats) metrics.watchPool(() => stats());
+    metrics.watchQueue(() => queueStats(database.db));
+  }
   try {
     // Instances starting together on one PostgreSQL database take turns (see exclusive()).
     await database.exclusive(() => prepareSearch(services));
@@ -111,7 +152,16 @@ export async function openRuntime(
       commandTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
   }
-  const worker = options.background ? startEmbeddingWorker(services) : null;
+  const worker = options.background
+    ? startEmbeddingWorker(services, {
+        ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
+      })
+    : null;
+  let stopping: Promise<void> | undefined;
+  const stopBackground = () => {
+    stopping ??= worker?.stop() ?? Promise.resolve();
+    return stopping;
+  };
   // The server of an embedded database answers `quire backup` on its operator socket.
   const admin =
     options.background && database.snapshot && !config.DATA_DIR.startsWith("memory://")
@@ -126,9 +176,11 @@ export async function openRuntime(
     logger: log,
     database,
     services,
+    ...(metrics ? { metrics } : {}),
+    stopBackground,
     close: async () => {
       await admin?.close();
-      await worker?.stop();
+      await stopBackground();
       await services.rateLimits?.close();
       await services.mailer?.close();
       // Agent keys' last uses wait in memory; write them before the database goes.

@@ -1,54 +1,168 @@
 /** @module Starts the HTTP server: the only module with process-wide side effects. */
-import { type ServerType, serve } from "@hono/node-server";
+import type { Server } from "node:http";
+import { Server as NetServer } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Logger } from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
+import { createLifecycle } from "./http/lifecycle.ts";
+import { buildMetricsApp } from "./http/ops/metrics.ts";
 import { openRuntime } from "./runtime.ts";
 import { seedSamplePapers } from "./services/papers/seed.ts";
 
 export interface RunningServer {
   port: number;
+  logger: Logger;
+  /** The metrics port, when METRICS_PORT is set. */
+  metricsPort?: number;
+  /**
+   * Graceful stop (see `shutDown`); resolves once everything is closed. Idempotent: every
+   * call returns the same promise.
+   */
   close(): Promise<void>;
+  /** Stops waiting for requests in flight (a second signal): their connections close now. */
+  forceClose(): void;
 }
 
 /** Opens the database (migrating it), seeds an empty archive, and listens on PORT. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const runtime = await openRuntime(config, undefined, { background: true });
-  const { logger } = runtime;
+  const runtime = await openRuntime(config, undefined, { background: true, metrics: true });
+  const { logger, metrics } = runtime;
   if (config.SEED_SAMPLES) {
     // Under the startup lock: of instances starting together, only the first seeds.
     const seeded = await runtime.database.exclusive(() => seedSamplePapers(runtime.services));
     if (seeded) logger.info({ ...seeded }, "loaded the sample papers into the empty archive");
   }
+  const lifecycle = createLifecycle();
   const app = buildApp({
     services: runtime.services,
     logger,
     baseUrl: config.BASE_URL,
     trustProxy: config.TRUST_PROXY,
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
+    lifecycle,
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () =>
-      resolve(s),
+  const server = await listen(app.fetch, config.PORT, config.HOST);
+  const port = portOf(server, config.PORT);
+  let metricsServer: Server | undefined;
+  if (config.METRICS_PORT !== undefined && metrics) {
+    const metricsApp = buildMetricsApp({ metrics, token: config.METRICS_TOKEN });
+    metricsServer = await listen(
+      metricsApp.fetch,
+      config.METRICS_PORT,
+      config.METRICS_HOST ?? config.HOST,
     );
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
+  }
+  const metricsPort = metricsServer ? portOf(metricsServer, config.METRICS_PORT ?? 0) : undefined;
   logger.info(
-    { port, database: runtime.database.kind, location: runtime.database.location },
+    {
+      port,
+      ...(metricsPort !== undefined ? { metrics_port: metricsPort } : {}),
+      database: runtime.database.kind,
+      location: runtime.database.location,
+    },
     `Quire is serving on http://localhost:${port}`,
   );
+
+  let force: (() => void) | undefined;
   let closing: Promise<void> | null = null;
   return {
     port,
+    logger,
+    ...(metricsPort !== undefined ? { metricsPort } : {}),
+    forceClose: () => force?.(),
     close: () => {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ("closeIdleConnections" in server) server.closeIdleConnections();
+        const started = performance.now();
+        // Not ready first, so a load balancer polling /readyz stops sending new traffic.
+        lifecycle.startDrain();
+        logger.info(
+          { timeout_ms: config.SHUTDOWN_TIMEOUT_MS, in_flight: lifecycle.inFlight },
+          "shutting down: finishing requests in flight",
+        );
+        // The worker hands its claims back while requests finish; it needs the database only.
+        const background = runtime.stopBackground();
+        const drained = drain(server, config.SHUTDOWN_TIMEOUT_MS, (f) => {
+          force = f;
         });
+        const { closedConnections } = await drained;
+        if (closedConnections > 0) {
+          logger.warn(
+            { connections: closedConnections, in_flight: lifecycle.inFlight },
+            "shutdown deadline passed: closed the remaining connections",
+          );
+          // Handlers of cut connections may still be writing; give them a moment.
+          await Promise.race([lifecycle.idle(), delay(1000)]);
+        }
+        await background;
+        if (metricsServer) {
+          await drain(metricsServer, 0, () => {});
+        }
+        // Key uses are written after the last request that could record one.
         await runtime.close();
-        logger.info("stopped");
+        logger.info({ ms: Math.round(performance.now() - started) }, "stopped");
       })();
       return closing;
     },
   };
+}
+
+function listen(fetch: Parameters<typeof serve>[0]["fetch"], port: number, hostname: string) {
+  return new Promise<Server>((resolve) => {
+    const s = serve({ fetch, port, hostname }, () => resolve(s as Server));
+  });
+}
+
+function portOf(server: Server, fallback: number): number {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : fallback;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Stops accepting connections and waits until the open ones end, at most `timeoutMs`, then
+ * closes what remains.
+ *
+ * It calls net.Server's close, not http.Server's: since Node 19 the latter also closes idle
+ * keep-alive connections at once, and a client that has just sent its next request on one
+ * (it is idle only from the server's side) would get a reset. Instead each open connection
+ * ends on its own: busy ones after their response, which says `Connection: close` while
+ * draining (see observe.ts); idle ones when their keep-alive timeout expires (5 s, which the
+ * server announces in `Keep-Alive: timeout=5`, so clients stop reusing them before then).
+ * `setForce` receives a function that ends the wait early (a second signal).
+ */
+async function drain(
+  server: Server,
+  timeoutMs: number,
+  setForce: (force: () => void) => void,
+): Promise<{ closedConnections: number }> {
+  const closed = new Promise<void>((resolve) => {
+    NetServer.prototype.close.call(server, () => resolve());
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"deadline">((resolve) => {
+    timer = setTimeout(() => resolve("deadline"), timeoutMs);
+    setForce(() => resolve("deadline"));
+  });
+  const outcome = await Promise.race([closed.then(() => "drained" as const), deadline]);
+  clearTimeout(timer);
+  if (outcome === "drained") return { closedConnections: 0 };
+  const open = await new Promise<number>((resolve) =>
+    server.getConnections((error, count) => resolve(error ? 0 : count)),
+  );
+  server.closeAllConnections();
+  await closed;
+  return { closedConnections: open };
+}
+
+/** For the CLI: logs and leaves when something still holds the process after a clean stop. */
+export function exitIfStuck(logger: Logger, ms = 2000): void {
+  setTimeout(() => {
+    logger.warn("something held the process open after shutdown; exiting");
+    process.exit(process.exitCode ?? 0);
+  }, ms).unref();
 }

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { startFakeChatServer } from "../testing/chat-server.ts";
+import { paperInput } from "../testing/factories.ts";
 import { freePort } from "../testing/scratch.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -432,6 +434,43 @@ describe("quire CLI", () => {
       expect(after.stderr).toBe("");
       expect(after.code).toBe(0);
       expect(after.stdout).toMatch(/^created owner alice \(own_[0-9A-Za-z]+\)\n$/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "import asks the LLM screener only with --llm-screening, which needs SCREENER_URL",
+    async () => {
+      const dir = freshDir();
+      const line = (n: number) =>
+        `${JSON.stringify(paperInput({ title: `Imported paper ${n}` }))}\n`;
+      const first = join(dir, "first.jsonl");
+      const second = join(dir, "second.jsonl");
+      writeFileSync(first, line(1));
+      writeFileSync(second, line(2));
+      const unset = await quire(["import", first, "--llm-screening"], dir);
+      expect(unset.code).toBe(2);
+      expect(unset.stderr).toContain("--llm-screening needs SCREENER_URL and SCREENER_MODEL");
+
+      const llm = await startFakeChatServer({
+        kind: "verdict",
+        verdict: "reject",
+        reasons: [{ code: "spam", message: "Reads like an advertisement." }],
+      });
+      try {
+        const env = { SCREENER_URL: llm.url, SCREENER_MODEL: "judge-1" };
+        const plain = await quire(["import", first], dir, env);
+        expect(plain.code, plain.stderr).toBe(0);
+        expect(plain.stdout).toContain("published 1,");
+        expect(llm.requests).toHaveLength(0);
+        const asked = await quire(["import", second, "--llm-screening"], dir, env);
+        expect(asked.code).toBe(1);
+        expect(asked.stderr).toContain(`${second}:1: rejected: `);
+        expect(asked.stderr).toContain("reject: Reads like an advertisement.");
+        expect(llm.requests).toHaveLength(1);
+      } finally {
+        await llm.close();
+      }
     },
     TEST_TIMEOUT_MS,
   );

@@ -18,7 +18,8 @@ import { createProgress } from "./progress.ts";
 const USAGE = `Usage: quire <command>
 
   serve                                   start the server (PORT, DATA_DIR, DATABASE_URL, ...)
-  import FILE.jsonl                       import papers, one JSON object per line (rerunnable)
+  import FILE.jsonl [--llm-screening]     import papers, one JSON object per line (rerunnable);
+                                          --llm-screening also asks SCREENER_URL's model
   reindex [--embeddings-only]             rebuild the search index; with EMBEDDINGS_URL set, embed
                                           every chunk lacking a vector from EMBEDDINGS_MODEL
                                           (resumable: a rerun continues where one stopped)
@@ -73,19 +74,33 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serveCommand(): Promise<number> {
-  const { startServer } = await import("../server.ts");
+  const { exitIfStuck, startServer } = await import("../server.ts");
   const config = loadConfig();
   const server = await startServer(config);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
+  // The first SIGTERM or SIGINT drains (bounded by SHUTDOWN_TIMEOUT_MS); a second one stops
+  // waiting for requests in flight.
+  const code = await new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
-      void server.close().then(resolve);
+      process.once("SIGTERM", server.forceClose);
+      process.once("SIGINT", server.forceClose);
+      server.logger.info({ signal }, "received a stop signal");
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          server.logger.error({ err: error }, "shutdown failed");
+          resolve(1);
+        },
+      );
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
-  return 0;
+  process.off("SIGTERM", server.forceClose);
+  process.off("SIGINT", server.forceClose);
+  exitIfStuck(server.logger);
+  return code;
 }
 
 async function withRuntime(run: (rt: Runtime) => Promise<number>): Promise<number> {
@@ -103,25 +118,40 @@ async function withRuntime(run: (rt: Runtime) => Promise<number>): Promise<numbe
 }
 
 async function importCommand(rt: Runtime, args: string[]): Promise<number> {
-  const file = args[0];
-  if (!file || args.length > 1) return usage("import takes one file: quire import FILE.jsonl");
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { "llm-screening": { type: "boolean" } },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    return usage("import takes one file: quire import FILE.jsonl [--llm-screening]");
+  }
+  if (values["llm-screening"] && !rt.services.screener) {
+    return usage("--llm-screening needs SCREENER_URL and SCREENER_MODEL");
+  }
   if (!existsSync(file)) return fail(`no such file: ${file}`);
   const total = await countLines(file);
   const progress = createProgress("import", total);
   let done = 0;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  const summary = await importPapers(rt.services, lines, (result) => {
-    done = result.line;
-    if (result.outcome === "invalid" || result.outcome === "rejected") {
-      process.stderr.write(
-        `\n${file}:${result.line}: ${result.outcome}: ${result.messages.join("; ")}\n`,
-      );
-    }
-    progress.tick(done, `${result.outcome} ${result.paper_id ?? ""}`);
-  });
+  const summary = await importPapers(
+    rt.services,
+    lines,
+    (result) => {
+      done = result.line;
+      if (result.outcome === "invalid" || result.outcome === "rejected") {
+        process.stderr.write(
+          `\n${file}:${result.line}: ${result.outcome}: ${result.messages.join("; ")}\n`,
+        );
+      }
+      progress.tick(done, `${result.outcome} ${result.paper_id ?? ""}`);
+    },
+    { llmScreening: values["llm-screening"] ?? false },
+  );
   progress.finish("done");
   process.stdout.write(
-    `published ${summary.published}, already imported ${summary.already_imported}, ` +
+    `published ${summary.published}, ${summary.held > 0 ? `held for moderators ${summary.held}, ` : ""}already imported ${summary.already_imported}, ` +
       `rejected ${summary.rejected}, invalid lines ${summary.invalid} (published with warnings: ${summary.warnings})\n`,
   );
   return summary.invalid + summary.rejected > 0 ? 1 : 0;

@@ -33,6 +33,8 @@ export interface Database {
    * process per data directory already, so it just runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Connections for metrics: node-postgres's pool counts; PGlite is one connection. */
+  stats?(): { max: number; total: number; idle?: number; waiting?: number };
   /**
    * PGlite with a data directory only: copies the directory, as it is between two
    * transactions, into the new directory `into` (see openPglite). Absent on PostgreSQL,
@@ -110,6 +112,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
+    stats: () => ({ max: 1, total: 1 }),
     ...(inMemory
       ? {}
       : {
@@ -210,6 +213,12 @@ async function openPostgres(
     kind: "postgres",
     location: redactUrl(url),
     exclusive,
+    stats: () => ({
+      max: poolSize,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: async () => {
       await replica?.end();
       await pool.end();

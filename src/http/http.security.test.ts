@@ -123,6 +123,42 @@ describe("secrets in logs", () => {
     }
     expect(written.toLowerCase()).not.toContain("bearer");
   });
+
+  it("never writes a password, session cookie, Authorization header or metrics token", async () => {
+    const served = direct as Served;
+    const { test } = served;
+    const password = "correct horse battery staple 42";
+    const session = "s3ss10n-t0k3n-4f9a0c7e1b2d3e4f5a6b7c8d9e0f";
+    const metricsToken = "m3tr1cs-t0k3n-0123456789abcdef";
+    const basic = Buffer.from(`alice:${password}`).toString("base64");
+    const headers = {
+      authorization: `Basic ${basic}`,
+      cookie: `quire_session=${session}; __Host-quire_session=${session}`,
+    };
+    const responses: Response[] = [];
+    for (const path of ["/api/v1/me", "/api/v1/papers", "/agents", "/sign-in", "/metrics"]) {
+      responses.push(await fetch(`${served.url}${path}`, { headers }));
+      responses.push(await test.app.request(path, { headers }));
+    }
+    responses.push(
+      await fetch(`${served.url}/metrics`, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      }),
+    );
+    responses.push(
+      await fetch(`${served.url}/sign-in`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: "alice@example.org", password }).toString(),
+      }),
+    );
+    for (const res of responses) accessLog(test, res);
+    const written = JSON.stringify(test.logs);
+    for (const secret of [password, session, metricsToken, basic, "quire_session"]) {
+      expect(written).not.toContain(secret);
+    }
+    expect(written.toLowerCase()).not.toMatch(/basic |bearer |"cookie"|"authorization"/);
+  });
 });
 
 describe("reflected input", () => {

@@ -5,6 +5,7 @@ import type { KeyUsage } from "./agents/key-usage.ts";
 import type { Mailer } from "./owners/mailer.ts";
 import type { OwnerThrottles } from "./owners/throttle.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
+import type { LlmScreener } from "./screening/llm.ts";
 import type { Embedder } from "./search/embedder.ts";
 import type { SearchSettings } from "./search/settings.ts";
 
@@ -52,6 +53,8 @@ export interface ServiceContext {
   caller: Caller;
   /** The dense embedding backend (EMBEDDINGS_URL), when one is configured. */
   embedder?: Embedder;
+  /** The LLM screener (SCREENER_URL), when one is configured; see publishVersion. */
+  screener?: LlmScreener;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
   /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */

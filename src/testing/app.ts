@@ -3,8 +3,11 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
+import { createLifecycle, type Lifecycle } from "../http/lifecycle.ts";
+import { createMetrics, type Metrics } from "../metrics.ts";
 import { createKeyUsage, type KeyUsage } from "../services/agents/key-usage.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { BUCKET_NAMES } from "../services/ratelimit/limits.ts";
 import { createTestDatabase, testContext } from "./db.ts";
 
 export interface TestApp {
@@ -15,6 +18,10 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   /** Agent keys' batched last uses; tests call `flush()` instead of waiting for the timer. */
   keyUsage: KeyUsage;
+  /** The app's own metrics registry (as a server has; without process metrics). */
+  metrics: Metrics;
+  /** Drain it (`lifecycle.startDrain()`) to see the app as a stopping server shows it. */
+  lifecycle: Lifecycle;
   close(): Promise<void>;
 }
 
@@ -29,6 +36,8 @@ export async function createTestApp(
     services?: Partial<Omit<ServiceContext, "db">>;
     /** The public URL (default http://quire.test); https makes cookies Secure. */
     baseUrl?: string;
+    /** Opens /metrics with this bearer token (METRICS_TOKEN). */
+    metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -49,11 +58,18 @@ export async function createTestApp(
     keyUsage,
     ...options.services,
   });
+  const metrics = createMetrics({ buckets: BUCKET_NAMES });
+  const stats = database.stats;
+  if (stats) metrics.watchPool(() => stats());
+  const lifecycle = createLifecycle();
   const app = buildApp({
     services: ctx,
     logger,
     baseUrl,
     trustProxy: options.trustProxy ?? [],
+    metrics,
+    metricsToken: options.metricsToken,
+    lifecycle,
   });
   return {
     app,
@@ -61,6 +77,8 @@ export async function createTestApp(
     ctx,
     logs,
     keyUsage,
+    metrics,
+    lifecycle,
     close: async () => {
       await keyUsage.close();
       await ctx.rateLimits?.close();

@@ -225,7 +225,17 @@ export interface Site {
  * the engine this run uses: a scratch PostgreSQL database when TEST_DATABASE_URL is set, else
  * PGlite in a temporary DATA_DIR.
  */
-export async function serveSite(prefix: string): Promise<Site> {
+export async function serveSite(
+  prefix: string,
+  options: {
+    /**
+     * Runs with the engine's environment (DATA_DIR, or DATABASE_URL) before `quire serve`
+     * starts: PGlite's data directory is single-process, so CLI set-up (`quire owners ...`)
+     * must happen while nothing else holds it.
+     */
+    beforeServe?: (env: Record<string, string>) => Promise<void>;
+  } = {},
+): Promise<Site> {
   const workDir = await mkdtemp(join(tmpdir(), `quire-${prefix}-`));
   const sink = await startSmtpSink();
   const engine: Record<string, string> = { DATA_DIR: join(workDir, "data") };
@@ -237,6 +247,7 @@ export async function serveSite(prefix: string): Promise<Site> {
   }
   let server: ServedQuire;
   try {
+    await options.beforeServe?.({ ...engine });
     server = await serveQuire({ ...engine, SEED_SAMPLES: "true", SMTP_URL: sink.url });
   } catch (error) {
     await sink.close();

@@ -94,6 +94,7 @@ export function testContext(
     ...(overrides.readDb ? { readDb: overrides.readDb } : {}),
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
+    ...(overrides.screener ? { screener: overrides.screener } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.throttles ? { throttles: overrides.throttles } : {}),

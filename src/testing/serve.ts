@@ -32,8 +32,13 @@ export interface ServedQuire {
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`). Idempotent. */
   stop(graceMs?: number): Promise<void>;
-  /** SIGKILL at once, as in a crash, and waits for the exit. */
-  kill(): Promise<void>;
+  /**
+   * Sends `signal` (default SIGKILL, as in a crash) and resolves when the process has exited;
+   * shutdown tests need not await it and watch `exited` instead.
+   */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -66,7 +71,9 @@ export async function serveQuire(
   child.stderr?.on("data", (chunk) => {
     output += String(chunk);
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const running = () => child.exitCode === null && child.signalCode === null;
   let stopping: Promise<void> | null = null;
   const served: ServedQuire = {
@@ -74,6 +81,11 @@ export async function serveQuire(
     port,
     pid: child.pid ?? 0,
     output: () => output,
+    exited,
+    kill: async (signal = "SIGKILL") => {
+      if (running()) child.kill(signal);
+      await exited;
+    },
     stop: (graceMs = 10_000) => {
       stopping ??= (async () => {
         if (!running()) return;
@@ -83,11 +95,6 @@ export async function serveQuire(
         clearTimeout(timer);
       })();
       return stopping;
-    },
-    kill: async () => {
-      if (!running()) return;
-      child.kill("SIGKILL");
-      await exited;
     },
   };
 

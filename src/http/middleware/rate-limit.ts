@@ -43,9 +43,11 @@ export function bucketFor(method: string, path: string): Bucket | null {
  * the request drew on, 2xx and 429 alike. The request's context gets a recording view of the
  * store, so per-agent draws made by services (`enforceRateLimit(ctx, "comments", agentId)`)
  * land in the same headers, and their refusals, thrown as `RateLimited`, become the same
- * 429 through the app's error handler.
+ * 429 through the app's error handler. `onRefused` hears of every refused draw (metrics).
  */
-export function rateLimit(): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  options: { onRefused?: (bucket: Bucket) => void } = {},
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ctx = c.get("ctx");
     const store = ctx.rateLimits;
@@ -55,8 +57,10 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
       consume: async (bucket, key) => {
         const decision = await store.consume(bucket, key);
         drawn.push(decision);
+        if (!decision.allowed) options.onRefused?.(decision.bucket);
         return decision;
       },
+      ...(store.probe ? { probe: () => store.probe!() } : {}),
       // The store belongs to the process; a request's view never closes it.
       close: async () => {},
     };

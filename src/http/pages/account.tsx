@@ -18,7 +18,7 @@ import { type Page, registerPage } from "./page.ts";
 
 /** Where to go after signing in: a language-free site path, never another host. */
 export function safeNext(value: string | undefined): string {
-  if (!value || !/^\/[A-Za-z0-9/_-]*$/.test(value) || value.startsWith("//")) return "/agents";
+  if (!value || !/^\/[A-Za-z0-9/_.-]*$/.test(value) || value.startsWith("//")) return "/agents";
   return value;
 }
 

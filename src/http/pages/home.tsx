@@ -1,39 +1,269 @@
-/** @module The home page: what Quire is, and where readers and agent owners go next. */
+/** @module The home page: the newest papers (all or by keyword), search over their text, paging. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Invalid, RateLimited, Unavailable } from "../../services/errors.ts";
+import { type BrowsePage, browsePapers } from "../../services/papers/browse.ts";
+import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import {
+  SEARCH_LIMIT,
+  SEARCH_QUERY_CHARS,
+  type SearchResult,
+} from "../../services/search/schemas.ts";
+import { searchChunks } from "../../services/search/search.ts";
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
-import { registerPage } from "./page.ts";
+import { type Page, registerPage } from "./page.ts";
+import { AiLabel, formatCount, PaperCard } from "./reading-parts.tsx";
+
+/** Papers per page of the list: enough to scan, light enough for slow connections. */
+export const HOME_PAGE_SIZE = 20;
+/** Characters of a matching passage shown in a result (the full span is on the paper). */
+const QUOTE_SHOWN = 320;
+
+interface SearchOutcome {
+  query: string;
+  results: SearchResult[];
+  /** The dense channel failed and lexical results are shown instead. */
+  lexicalOnly: boolean;
+}
+
+interface HomeState {
+  status: number;
+  headers: Record<string, string>;
+  /** A message about the request (bad input, search unavailable, too many searches). */
+  message: string | null;
+  list: BrowsePage | null;
+  search: SearchOutcome | null;
+}
 
 export function registerHomePage(app: OpenAPIHono<AppEnv>): void {
-  registerPage(app, "GET", "/", (p) => {
-    const { t } = p;
+  registerPage(app, "GET", "/", async (p) => {
+    const state = await homeState(p);
     return renderPage(p, {
-      title: t.home.title,
-      body: (
-        <>
-          <h1>{t.home.title}</h1>
-          <Notice p={p} />
-          <p class="lead">{t.home.intro}</p>
-          <h2>{t.home.readers}</h2>
-          <p>{t.home.readersText}</p>
-          <ul>
-            <li>
-              <a href="/docs">{t.layout.apiDocs}</a>
-            </li>
-            <li>
-              <a href="/llms.txt">llms.txt</a>
-            </li>
-            <li>
-              <a href="/feed.atom">{t.layout.feed}</a>
-            </li>
-          </ul>
-          <h2>{t.home.owners}</h2>
-          <p>{t.home.ownersText}</p>
-          <p>
-            <a href={p.href("/agents")}>{t.home.toAgents}</a>
-          </p>
-        </>
-      ),
+      title: p.t.home.title,
+      status: state.status,
+      headers: state.headers,
+      body: <Home p={p} state={state} />,
     });
   });
+}
+
+/**
+ * Reads the query and runs the search or the listing. A search draws on the `search` bucket
+ * (per client IP), as `GET /api/v1/search/semantic` does, after its input is checked; the
+ * listing draws on nothing, like every other page. A refusal, bad input or a search
+ * backend that is down become messages on this page, never an error page.
+ */
+async function homeState(p: Page): Promise<HomeState> {
+  const { t } = p;
+  const r = t.reading.home;
+  const state: HomeState = { status: 200, headers: {}, message: null, list: null, search: null };
+  const q = (p.c.req.query("q") ?? "").trim();
+  if (q.length > 0) {
+    const chars = [...q].length;
+    if (chars < SEARCH_QUERY_CHARS.min || chars > SEARCH_QUERY_CHARS.max) {
+      state.status = 400;
+      state.message = chars < SEARCH_QUERY_CHARS.min ? r.queryShort : r.queryLong;
+    } else {
+      try {
+        await enforceRateLimit(p.ctx, "search", p.c.get("clientIp"));
+        state.search = await runSearch(p, q);
+        if (state.search.lexicalOnly) state.message = r.lexicalOnly;
+        return state;
+      } catch (error) {
+        if (!(error instanceof RateLimited)) throw error;
+        state.status = 429;
+        state.headers["retry-after"] = String(error.retryAfterSeconds);
+        state.message = r.tooManySearches(error.retryAfterSeconds);
+      }
+    }
+  }
+  const keyword = p.c.req.query("keyword");
+  const cursor = p.c.req.query("cursor");
+  try {
+    state.list = await browsePapers(p.ctx, {
+      limit: HOME_PAGE_SIZE,
+      ...(keyword !== undefined && keyword.trim() !== "" ? { keyword } : {}),
+      ...(cursor !== undefined && cursor !== "" ? { cursor } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    state.status = 400;
+    state.message = error.issues.some((i) => i.name === "keyword") ? r.badKeyword : r.badCursor;
+    state.list = await browsePapers(p.ctx, { limit: HOME_PAGE_SIZE });
+  }
+  return state;
+}
+
+/**
+ * Hybrid search (BM25 and character grams, plus dense vectors when an embedding backend is
+ * configured). If that backend is down (the API's 503), the same query runs lexically,
+ * which needs no backend, and the page says the results match words only.
+ */
+async function runSearch(p: Page, q: string): Promise<SearchOutcome> {
+  try {
+    const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max });
+    return { query: found.query, results: found.results, lexicalOnly: false };
+  } catch (error) {
+    if (!(error instanceof Unavailable)) throw error;
+    p.ctx.logger.debug({ err: error }, "search backend unavailable; answering lexically");
+  }
+  const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max, mode: "lexical" });
+  return { query: found.query, results: found.results, lexicalOnly: true };
+}
+
+function Home({ p, state }: { p: Page; state: HomeState }) {
+  const { t } = p;
+  const r = t.reading.home;
+  const q = state.search?.query ?? (p.c.req.query("q") ?? "").trim();
+  return (
+    <>
+      <h1>{t.home.title}</h1>
+      <Notice p={p} />
+      <p class="lead">{r.intro}</p>
+      <p>
+        {r.owners} <a href={p.href("/agents")}>{r.ownersLink}</a>
+      </p>
+      <search>
+        <form method="get" action={p.href("/")} class="search-form">
+          <label for="q">{r.searchLabel}</label>
+          <p class="hint" id="q-hint">
+            {r.searchHint}
+          </p>
+          <div class="search-row">
+            <input
+              id="q"
+              name="q"
+              type="search"
+              value={q}
+              maxlength={SEARCH_QUERY_CHARS.max}
+              aria-describedby={state.message ? "q-hint home-message" : "q-hint"}
+              aria-invalid={state.status === 400 && q.length > 0 ? "true" : undefined}
+            />
+            <button type="submit">{r.searchButton}</button>
+          </div>
+        </form>
+      </search>
+      {state.message ? (
+        <p
+          class={state.status >= 400 ? "warning" : "notice"}
+          id="home-message"
+          role={state.status >= 400 ? "alert" : "status"}
+        >
+          {state.message}
+        </p>
+      ) : null}
+      {state.search ? <SearchResults p={p} search={state.search} /> : null}
+      {state.list ? <PaperList p={p} list={state.list} /> : null}
+    </>
+  );
+}
+
+function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
+  const r = p.t.reading.home;
+  // Passages grouped by paper, papers in the order of their best passage.
+  const groups = new Map<string, SearchResult[]>();
+  for (const result of search.results) {
+    const list = groups.get(result.paper_id) ?? [];
+    list.push(result);
+    groups.set(result.paper_id, list);
+  }
+  const percent = new Intl.NumberFormat(p.t.meta.dateLocale, { style: "percent" });
+  return (
+    <section aria-labelledby="results-title" id="search-results">
+      <h2 id="results-title">{r.resultsTitle(search.query)}</h2>
+      <p>
+        <a href={p.href("/")}>{r.newest}</a>
+      </p>
+      {search.results.length === 0 ? (
+        <p id="no-results">{r.noResults}</p>
+      ) : (
+        <>
+          <p class="muted">
+            {r.resultsCount(search.results.length, formatCount(p, search.results.length))}
+          </p>
+          <ol class="results">
+            {[...groups].map(([paperId, results]) => (
+              <li class="result">
+                <h3>
+                  <a href={p.href(`/papers/${paperId}`)}>{results[0]?.title}</a>
+                </h3>
+                <p class="paper-meta">
+                  <AiLabel p={p} /> <span class="muted">{paperId}</span>
+                </p>
+                <ul class="passages">
+                  {results.map((result) => (
+                    <li>
+                      <span class="muted">
+                        {r.matchIn[result.field]} · {r.relevance(percent.format(result.score))}
+                      </span>
+                      <blockquote>{shorten(result.quote)}</blockquote>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+function shorten(text: string): string {
+  const chars = [...text.trim()];
+  return chars.length <= QUOTE_SHOWN ? chars.join("") : `${chars.slice(0, QUOTE_SHOWN).join("")}…`;
+}
+
+function PaperList({ p, list }: { p: Page; list: BrowsePage }) {
+  const r = p.t.reading.home;
+  const keyword = list.keyword;
+  const paged = p.c.req.query("cursor") !== undefined && p.c.req.query("cursor") !== "";
+  const base =
+    keyword === null ? p.href("/") : `${p.href("/")}?keyword=${encodeURIComponent(keyword)}`;
+  const join = keyword === null ? "?" : "&";
+  return (
+    <section aria-labelledby="list-title" id="papers">
+      <h2 id="list-title">{keyword === null ? r.listTitle : r.keywordTitle(keyword)}</h2>
+      {keyword !== null ? (
+        <p>
+          <a href={p.href("/")}>{r.allPapers}</a>
+        </p>
+      ) : null}
+      {list.papers.length === 0 ? (
+        <p id="empty-list">
+          {paged ? r.noMore : keyword !== null ? r.unknownKeyword(keyword) : r.empty}
+        </p>
+      ) : (
+        <ol class="paper-list">
+          {list.papers.map((item) => (
+            <PaperCard p={p} item={item} />
+          ))}
+        </ol>
+      )}
+      {list.next_cursor || paged ? (
+        <nav aria-label={r.pages} class="pager">
+          <ul class="inline-list">
+            {paged ? (
+              <li>
+                <a href={base} rel="first">
+                  {r.newest}
+                </a>
+              </li>
+            ) : null}
+            {list.next_cursor ? (
+              <li>
+                <a
+                  href={`${base}${join}cursor=${encodeURIComponent(list.next_cursor)}`}
+                  rel="next"
+                  id="older-link"
+                >
+                  {r.older}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
+    </section>
+  );
 }

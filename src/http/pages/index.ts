@@ -7,6 +7,10 @@ import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
 import { registerInfoPages } from "./info.tsx";
 import { registerModerationPages } from "./moderation.tsx";
+import { registerMyPaperPages } from "./my-papers.tsx";
+import { registerPaperPages } from "./paper.tsx";
+import { registerPaperDiffPage } from "./paper-diff.tsx";
+import { registerSubmitPages } from "./submit.tsx";
 
 export { pageNotFound, wantsHtml } from "./errors.tsx";
 
@@ -15,6 +19,10 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerSubmitPages(app);
+  registerMyPaperPages(app);
   registerInfoPages(app);
   registerModerationPages(app);
+  registerPaperPages(app);
+  registerPaperDiffPage(app);
 }

@@ -8,17 +8,31 @@ import type { Page } from "./page.ts";
 export interface LayoutProps {
   p: Page;
   title: string;
+  /** Extra `<head>` content (canonical link, meta tags, JSON-LD), after the stylesheet. */
+  head?: Child;
+  /**
+   * The language-free path (and query) the `hreflang` alternates point to, when the page's
+   * own path is not the whole address of what it shows (a diff's versions are in its query).
+   */
+  alternatePath?: string;
   children?: Child;
 }
 
-export function Layout({ p, title, children }: LayoutProps) {
+export function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
   const { t, lang, session } = p;
   const other: Lang = lang === "en" ? "es" : "en";
   const base = p.c.get("baseUrl");
   const search = new URL(p.c.req.url).search;
+  const alternate = alternatePath ?? p.path;
   const nav = [
-    { path: "/", label: t.layout.home },
+    { path: "/", label: t.reading.nav.papers },
     { path: "/agents", label: t.layout.agents },
+    ...(session
+      ? [
+          { path: "/submit", label: t.submit.nav.submit },
+          { path: "/my/papers", label: t.submit.nav.mine },
+        ]
+      : []),
     ...(session?.owner.role === "moderator"
       ? [{ path: "/moderation", label: t.moderation.nav }]
       : []),
@@ -32,9 +46,10 @@ export function Layout({ p, title, children }: LayoutProps) {
         <link rel="stylesheet" href={SITE_CSS.href} />
         {/* No icon yet: an empty one stops browsers asking for /favicon.ico (a 404 on every visit). */}
         <link rel="icon" href="data:," />
-        <link rel="alternate" hreflang="en" href={`${base}${localePath("en", p.path)}`} />
-        <link rel="alternate" hreflang="es" href={`${base}${localePath("es", p.path)}`} />
-        <link rel="alternate" hreflang="x-default" href={`${base}${localePath("en", p.path)}`} />
+        <link rel="alternate" hreflang="en" href={`${base}${localePath("en", alternate)}`} />
+        <link rel="alternate" hreflang="es" href={`${base}${localePath("es", alternate)}`} />
+        <link rel="alternate" hreflang="x-default" href={`${base}${localePath("en", alternate)}`} />
+        {head}
         <script src={SITE_JS.href} defer />
       </head>
       <body>
@@ -213,10 +228,17 @@ export function Notice({ p }: { p: Page }) {
 /** Renders a page as a complete HTML document. */
 export async function renderPage(
   p: Page,
-  props: { title: string; status?: number; headers?: Record<string, string>; body: Child },
+  props: {
+    title: string;
+    status?: number;
+    headers?: Record<string, string>;
+    head?: Child;
+    alternatePath?: string;
+    body: Child;
+  },
 ): Promise<Response> {
   const html = `<!doctype html>${await (
-    <Layout p={p} title={props.title}>
+    <Layout p={p} title={props.title} head={props.head} alternatePath={props.alternatePath}>
       {props.body}
     </Layout>
   ).toString()}`;

@@ -30,7 +30,36 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
+// Code blocks scroll sideways on narrow screens; a scrolling region must take keyboard focus
+// (WCAG 2.1.1; axe's scrollable-region-focusable), so each <pre> is focusable.
+for (const rule of ["fence", "code_block"] as const) {
+  const base = md.renderer.rules[rule];
+  if (!base) continue;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
+    base(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
+}
+
+export interface RenderMarkdownOptions {
+  /**
+   * The level the text's shallowest heading gets (2 to 6), keeping the others below it in
+   * step, so a paper's headings continue the page's outline instead of competing with its
+   * `<h1>`. Without it, headings keep the levels the author wrote.
+   */
+  topHeading?: number;
+}
+
 /** Renders a paper's Markdown (body, abstract) as HTML that is safe to embed in a page. */
-export function renderMarkdown(source: string): string {
-  return md.render(source);
+export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): string {
+  const env = {};
+  const tokens = md.parse(source, env);
+  if (options.topHeading !== undefined) {
+    const levels = tokens.filter((t) => t.type === "heading_open").map((t) => Number(t.tag[1]));
+    const shift = levels.length > 0 ? options.topHeading - Math.min(...levels) : 0;
+    for (const token of tokens) {
+      if (token.type === "heading_open" || token.type === "heading_close") {
+        token.tag = `h${Math.min(6, Math.max(1, Number(token.tag[1]) + shift))}`;
+      }
+    }
+  }
+  return md.renderer.render(tokens, md.options, env);
 }

@@ -297,6 +297,8 @@ describe("the log", () => {
     expect(log.html).toContain(escaped(en.moderation.log.actions["paper.remove"]!));
     expect(log.html).toContain(`<td>${handle}</td>`);
     expect(log.html).toContain("published → removed, version 1");
+    const spanish = await client.get("/es/moderation/log");
+    expect(spanish.html).toContain("publicado → dado de baja, versión 1");
 
     const filtered = await client.get(`/moderation/log?target=${first}`);
     expect(filtered.html).toContain("First &lt;b&gt;reason&lt;/b&gt;");

@@ -415,7 +415,7 @@ function detailsText(p: Page, details: unknown): string {
   const d = details as { from?: unknown; to?: unknown; version?: unknown };
   const parts: string[] = [];
   if (typeof d.from === "string" && typeof d.to === "string" && d.from !== d.to) {
-    parts.push(t.change(d.from, d.to));
+    parts.push(t.change(t.states[d.from] ?? d.from, t.states[d.to] ?? d.to));
   }
   if (typeof d.version === "number") parts.push(t.versionOf(d.version));
   return parts.join(", ");

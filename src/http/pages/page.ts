@@ -54,9 +54,13 @@ export type PageHandler = (p: Page) => Promise<Response> | Response;
 export interface PageOptions {
   /** The page carries a one-time token in its URL: send no Referer anywhere from it. */
   tokenInUrl?: boolean;
+  /** A larger cap than MAX_FORM_BYTES for this page's POST body (paper submissions). */
+  maxFormBytes?: number;
+  /** The page's own answer to a body over the cap (status 413); the generic page otherwise. */
+  tooLarge?: PageHandler;
 }
 
-/** Form bodies are small; anything larger is refused before it is read. */
+/** Form bodies are small; anything larger is refused before it is read (unless a page says). */
 export const MAX_FORM_BYTES = 16 * 1024;
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
@@ -202,10 +206,11 @@ export function registerPage(
       app.post(
         full,
         bodyLimit({
-          maxSize: MAX_FORM_BYTES,
+          maxSize: options.maxFormBytes ?? MAX_FORM_BYTES,
           onError: async (c) => {
             setPageHeaders(c as Context<AppEnv>, options);
-            return renderError(await pageFor(c as Context<AppEnv>), 413);
+            const p = await pageFor(c as Context<AppEnv>);
+            return options.tooLarge ? options.tooLarge(p) : renderError(p, 413);
           },
         }),
         run,

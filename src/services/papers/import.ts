@@ -27,10 +27,21 @@ export interface ImportLineResult {
 
 export interface ImportSummary {
   published: number;
+  /** Stored for a moderator: the LLM screener (asked with `llmScreening`) gave no verdict. */
+  held: number;
   already_imported: number;
   rejected: number;
   invalid: number;
   warnings: number;
+}
+
+export interface ImportOptions {
+  /**
+   * Ask the LLM screener about every record too (when SCREENER_URL is set). Off by default:
+   * an import is the operator's own, often large, collection, and a model call per record
+   * would make it slow, costly and dependent on the endpoint (docs/adr/0012).
+   */
+  llmScreening?: boolean;
 }
 
 /**
@@ -42,9 +53,11 @@ export async function importPapers(
   ctx: ServiceContext,
   lines: AsyncIterable<string> | Iterable<string>,
   onLine: (result: ImportLineResult) => void = () => {},
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const summary: ImportSummary = {
     published: 0,
+    held: 0,
     already_imported: 0,
     rejected: 0,
     invalid: 0,
@@ -58,7 +71,7 @@ export async function importPapers(
     lineNumber++;
     const text = raw.trim();
     if (text === "") continue;
-    const result = await importLine(operator, text, lineNumber, owners);
+    const result = await importLine(operator, text, lineNumber, owners, options);
     if (++processed === 100 || processed % 1000 === 0) await refreshStatistics(ctx);
     if (result.outcome === "invalid") summary.invalid++;
     else summary[result.outcome]++;
@@ -82,6 +95,7 @@ async function importLine(
   text: string,
   line: number,
   owners: Map<string, string | null>,
+  options: ImportOptions,
 ): Promise<ImportLineResult> {
   let json: unknown;
   try {
@@ -120,15 +134,16 @@ async function importLine(
     keywords: record.keywords,
     ownerId,
     importKey: importKeyOf(record),
+    llmScreening: options.llmScreening ?? false,
     ...(record.published_at ? { publishedAt: new Date(record.published_at) } : {}),
   });
   if (result.outcome === "already_imported") {
     return { line, outcome: result.outcome, paper_id: result.paper_id, messages: [] };
   }
   const messages = result.screening.reasons.map((r) => `${r.severity}: ${r.message}`);
-  return result.outcome === "published"
-    ? { line, outcome: "published", paper_id: result.paper_id, messages }
-    : { line, outcome: "rejected", messages };
+  return result.outcome === "rejected"
+    ? { line, outcome: "rejected", messages }
+    : { line, outcome: result.outcome, paper_id: result.paper_id, messages };
 }
 
 /** SHA-256 of the record with keys sorted: the same record always has the same key. */

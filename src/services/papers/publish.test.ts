@@ -5,9 +5,9 @@ import { chunks, papers, paperVersions, screeningResults } from "../../db/schema
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
-import { Conflict, Forbidden } from "../errors.ts";
+import { Conflict, Forbidden, Invalid } from "../errors.ts";
 import { getContext } from "./context.ts";
-import { publishVersion } from "./publish.ts";
+import { CHANGELOG_MAX, publishVersion } from "./publish.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -168,14 +168,30 @@ describe("publishVersion", () => {
         role: "owner" as const,
       },
     };
-    const v2 = await publishVersion(asOwner, { ...paperInput(), paperId: result.paper_id });
+    await expect(
+      publishVersion(asOwner, { ...paperInput(), paperId: result.paper_id }),
+    ).rejects.toMatchObject({
+      issues: [{ in: "body", name: "changelog", message: "is required for a new version" }],
+    });
+    await expect(
+      publishVersion(asOwner, {
+        ...paperInput(),
+        paperId: result.paper_id,
+        changelog: "x".repeat(CHANGELOG_MAX + 1),
+      }),
+    ).rejects.toBeInstanceOf(Invalid);
+    const v2 = await publishVersion(asOwner, {
+      ...paperInput(),
+      paperId: result.paper_id,
+      changelog: "Fixed the second table.",
+    });
     expect(v2.outcome).toBe("published");
     await database.db
       .update(papers)
       .set({ status: "withdrawn" })
       .where(eq(papers.id, result.paper_id));
     await expect(
-      publishVersion(asOwner, { ...paperInput(), paperId: result.paper_id }),
+      publishVersion(asOwner, { ...paperInput(), paperId: result.paper_id, changelog: "Again." }),
     ).rejects.toBeInstanceOf(Conflict);
   });
 

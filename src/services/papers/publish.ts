@@ -11,13 +11,14 @@ import {
 } from "../../db/schema/index.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
 import type { ServiceContext } from "../context.ts";
-import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import {
   type Fingerprint,
   fingerprint,
   NEAR_DUPLICATE_MAX_DISTANCE,
 } from "../screening/fingerprint.ts";
+import { type LlmScreener, LlmScreenerError, type LlmVerdict } from "../screening/llm.ts";
 import {
   type DuplicateEvidence,
   type ScreeningInput,
@@ -25,10 +26,12 @@ import {
   screenRules,
 } from "../screening/rules.ts";
 import { reindexPaper } from "../search/indexing.ts";
+import { canSeePaper } from "./visibility.ts";
 
 export interface PublishInput extends ScreeningInput {
   /** Set to publish a new version of this paper; absent for a new paper. */
   paperId?: string;
+  /** What changed, up to CHANGELOG_MAX characters; owners must give one for every version after the first. */
   changelog?: string | null;
   /** Owner of a new paper. Owners publish as themselves; only operators may name another. */
   ownerId?: string | null;
@@ -36,21 +39,46 @@ export interface PublishInput extends ScreeningInput {
   publishedAt?: Date;
   /** Makes operator imports idempotent: a second publish with the same key is a no-op. */
   importKey?: string;
+  /**
+   * Operators only: ask the LLM screener too, when one is configured (imports skip it unless
+   * asked). Owners' submissions always go through it; for them this is ignored.
+   */
+  llmScreening?: boolean;
 }
 
 export type PublishResult =
   | { outcome: "published"; paper_id: string; version: number; screening: ScreeningOutcome }
+  /** Stored but not published: the LLM screener could not give a verdict (docs/adr/0012). */
+  | { outcome: "held"; paper_id: string; version: number; screening: ScreeningOutcome }
   | { outcome: "rejected"; screening_id: string; screening: ScreeningOutcome }
   | { outcome: "already_imported"; paper_id: string };
 
+/** Changelog bounds, in code points after trimming. */
+export const CHANGELOG_MAX = 2000;
+
 const MAX_SEQ_PER_MONTH = 99_999;
 
+/** The LLM screener's part in one submission: its verdict, or why there is none. */
+type LlmRun =
+  | { kind: "verdict"; screener: LlmScreener; verdict: LlmVerdict }
+  | { kind: "unavailable"; screener: LlmScreener; message: string };
+
 /**
- * Screens, assigns the `YYMM.NNNNN` id, chunks and stores a version — everything in one
- * transaction, so a version is either fully published (paper, version, chunks, screening
- * record) or absent. Rejected submissions get no paper id; their screening result is kept
- * so the submitter can see the reasons. Duplicate checks run under an advisory lock on the
- * content hash, so two identical concurrent submissions cannot both pass.
+ * Screens, assigns the `YYMM.NNNNN` id, chunks and stores a version. The rule screener
+ * runs inside the writing transaction, under an advisory lock on the content hash, so two
+ * identical concurrent submissions cannot both pass; a version is either fully stored
+ * (paper, version, chunks, index, screening records) or absent. Rejected submissions get no
+ * paper id; their screening results are kept so the submitter can see the reasons.
+ *
+ * The LLM screener (when configured; owners always, operators when asked) takes seconds,
+ * so it runs first, outside any transaction: rules are checked once without the lock (a
+ * rule rejection is stored at once and the model is not asked), then the model is asked,
+ * then the transaction re-checks the rules (a duplicate may have been published meanwhile)
+ * and applies the verdict: `reject` rejects, `flag` publishes with warnings, and no verdict
+ * (down, slow, nonsense after retries) stores a new paper as `submitted` — held for a
+ * moderator, unindexed, invisible. A new version of a published paper is never held (that
+ * would hide the published paper): without a verdict it is refused with `Unavailable` and
+ * nothing is stored. Details: docs/adr/0013-submission-and-llm-screening.md.
  */
 export async function publishVersion(
   ctx: ServiceContext,
@@ -59,43 +87,82 @@ export async function publishVersion(
   const input = normalize(raw);
   rejectNul(input);
   const ownerId = await authorizePublish(ctx, input);
+  checkChangelog(ctx, input);
+  const selfId = input.paperId ? parsePaperRef(input.paperId)?.id : undefined;
   const print = fingerprint(input);
   const now = ctx.clock.now();
+
+  const llm = llmScreenerFor(ctx, input);
+  let llmRun: LlmRun | null = null;
+  if (llm) {
+    if (input.importKey) {
+      const existing = await findImported(ctx.db, input.importKey);
+      if (existing) return { outcome: "already_imported", paper_id: existing };
+    }
+    if (selfId) await assertRevisable(ctx.db, selfId);
+    const first = screenRules(input, await findDuplicates(ctx.db, print, selfId));
+    if (first.status === "rejected") {
+      const screeningId = newId("scr", now);
+      await ctx.db
+        .insert(screeningResults)
+        .values(
+          screeningRow(
+            { id: screeningId, selfId, version: null, ownerId, input, print, now },
+            first,
+          ),
+        );
+      return { outcome: "rejected", screening_id: screeningId, screening: first };
+    }
+    llmRun = await runLlm(ctx, llm, input);
+    if (llmRun.kind === "unavailable" && selfId) {
+      throw new Unavailable(
+        "The automated screening of new versions is unavailable right now, so nothing was saved; try again in a few minutes.",
+        60,
+      );
+    }
+  }
 
   return ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${print.contentHash}, 0))`);
     if (input.importKey) {
-      const [existing] = await db
-        .select({ id: papers.id })
-        .from(papers)
-        .where(eq(papers.importKey, input.importKey))
-        .limit(1);
-      if (existing) return { outcome: "already_imported" as const, paper_id: existing.id };
+      const existing = await findImported(db, input.importKey);
+      if (existing) return { outcome: "already_imported" as const, paper_id: existing };
     }
-    const selfId = input.paperId ? parsePaperRef(input.paperId)?.id : undefined;
     const evidence = await findDuplicates(db, print, selfId);
-    const screening = screenRules(input, evidence);
-    if (screening.status === "rejected") {
+    const rules = screenRules(input, evidence);
+    const row = { selfId, ownerId, input, print, now };
+    if (rules.status === "rejected") {
       const screeningId = newId("scr", now);
-      await db.insert(screeningResults).values({
-        id: screeningId,
-        paperId: selfId ?? null,
-        version: null,
-        ownerId,
-        title: input.title,
-        contentHash: print.contentHash,
-        outcome: "rejected",
-        screener: screening.screened_by,
-        reasons: screening.reasons,
-        createdAt: now,
-      });
+      await db
+        .insert(screeningResults)
+        .values(screeningRow({ ...row, id: screeningId, version: null }, rules));
+      return { outcome: "rejected" as const, screening_id: screeningId, screening: rules };
+    }
+    const llmPart = llmRun ? llmOutcome(llmRun) : null;
+    const screening = combine(rules, llmRun, llmPart);
+    if (llmPart?.status === "rejected") {
+      const screeningId = newId("scr", now);
+      await db
+        .insert(screeningResults)
+        .values([
+          screeningRow({ ...row, id: newId("scr", now), version: null }, rules),
+          screeningRow({ ...row, id: screeningId, version: null }, llmPart),
+        ]);
       return { outcome: "rejected" as const, screening_id: screeningId, screening };
     }
+    const heldReason = llmRun?.kind === "unavailable" ? `held: ${llmRun.message}` : null;
+    const held = heldReason !== null;
 
     const { paperId, version } = selfId
       ? await nextVersion(db, selfId, now)
-      : await newPaper(db, { ownerId, publishedAt: input.publishedAt ?? now, now, input });
+      : await newPaper(db, {
+          ownerId,
+          publishedAt: input.publishedAt ?? now,
+          now,
+          input,
+          held: heldReason,
+        });
     const createdAt = version === 1 ? (input.publishedAt ?? now) : now;
     await db.insert(paperVersions).values({
       paperId,
@@ -106,10 +173,10 @@ export async function publishVersion(
       aiModel: input.ai_model,
       license: input.license,
       keywords: input.keywords,
-      language: screening.language,
+      language: rules.language,
       changelog: input.changelog ?? null,
       createdAt,
-      screeningStatus: screening.status,
+      screeningStatus: screening.status === "passed" ? "passed" : "warnings",
       screenedAt: now,
       screenedBy: screening.screened_by,
       contentHash: print.contentHash,
@@ -132,22 +199,164 @@ export async function publishVersion(
       );
     }
     // Same transaction: the new version is searchable (and the old one is not) exactly
-    // when it is published; dense embeddings are only queued, never awaited.
-    await reindexPaper({ ...ctx, db }, paperId);
-    await db.insert(screeningResults).values({
-      id: newId("scr", now),
-      paperId,
+    // when it is published; dense embeddings are only queued, never awaited. A held paper
+    // is not indexed; the moderator who publishes it indexes it.
+    if (!held) await reindexPaper({ ...ctx, db }, paperId);
+    await db
+      .insert(screeningResults)
+      .values([
+        screeningRow({ ...row, selfId: paperId, id: newId("scr", now), version }, rules),
+        ...(llmPart
+          ? [screeningRow({ ...row, selfId: paperId, id: newId("scr", now), version }, llmPart)]
+          : []),
+      ]);
+    return {
+      outcome: held ? ("held" as const) : ("published" as const),
+      paper_id: paperId,
       version,
-      ownerId,
-      title: input.title,
-      contentHash: print.contentHash,
-      outcome: screening.status,
-      screener: screening.screened_by,
-      reasons: screening.reasons,
-      createdAt: now,
-    });
-    return { outcome: "published" as const, paper_id: paperId, version, screening };
+      screening,
+    };
   });
+}
+
+/** Owners always meet the LLM screener when one is configured; operators only when asking. */
+function llmScreenerFor(ctx: ServiceContext, input: PublishInput): LlmScreener | undefined {
+  if (!ctx.screener) return undefined;
+  if (ctx.caller.kind === "operator" && !input.llmScreening) return undefined;
+  return ctx.screener;
+}
+
+/** Never throws: any failure of the model becomes "no verdict" (the paper is held). */
+async function runLlm(
+  ctx: ServiceContext,
+  screener: LlmScreener,
+  input: PublishInput,
+): Promise<LlmRun> {
+  try {
+    return { kind: "verdict", screener, verdict: await screener.screen(input) };
+  } catch (error) {
+    const known = error instanceof LlmScreenerError;
+    const message = known ? error.message : "The LLM screener failed unexpectedly.";
+    if (known)
+      ctx.logger.warn({ screener: screener.id, reason: message }, "LLM screener gave no verdict");
+    else ctx.logger.error({ screener: screener.id, err: error }, "LLM screener failed");
+    return { kind: "unavailable", screener, message };
+  }
+}
+
+/** The LLM screener's record: its outcome, reasons and name. */
+function llmOutcome(run: LlmRun): ScreeningOutcome {
+  if (run.kind === "unavailable") {
+    return {
+      status: "warnings",
+      reasons: [
+        {
+          code: "llm_unavailable",
+          severity: "warning",
+          field: null,
+          message: `The automated reviewer (${run.screener.id}) gave no verdict: ${run.message} The paper is held until a moderator publishes or rejects it.`,
+        },
+      ],
+      language: "und",
+      screened_by: run.screener.id,
+    };
+  }
+  const status = { pass: "passed", flag: "warnings", reject: "rejected" } as const;
+  return {
+    status: status[run.verdict.verdict],
+    reasons: run.verdict.reasons,
+    language: "und",
+    screened_by: run.screener.id,
+  };
+}
+
+/**
+ * What the submitter is told: every reason of every screener, the worst status, and the
+ * screeners that gave a verdict (`quire-rules/1.0+llm:<model>`). A held paper names only
+ * the rules: the model gave no verdict on it.
+ */
+function combine(
+  rules: ScreeningOutcome,
+  run: LlmRun | null,
+  llm: ScreeningOutcome | null,
+): ScreeningOutcome {
+  if (!run || !llm) return rules;
+  const rank = { passed: 0, warnings: 1, rejected: 2 } as const;
+  return {
+    status: rank[llm.status] > rank[rules.status] ? llm.status : rules.status,
+    reasons: [...rules.reasons, ...llm.reasons],
+    language: rules.language,
+    screened_by:
+      run.kind === "verdict" ? `${rules.screened_by}+${run.screener.id}` : rules.screened_by,
+  };
+}
+
+function screeningRow(
+  row: {
+    id: string;
+    selfId: string | undefined;
+    version: number | null;
+    ownerId: string | null;
+    input: PublishInput;
+    print: Fingerprint;
+    now: Date;
+  },
+  outcome: ScreeningOutcome,
+): typeof screeningResults.$inferInsert {
+  return {
+    id: row.id,
+    paperId: row.selfId ?? null,
+    version: row.version,
+    ownerId: row.ownerId,
+    title: row.input.title,
+    contentHash: row.print.contentHash,
+    outcome: outcome.status,
+    screener: outcome.screened_by,
+    reasons: outcome.reasons,
+    createdAt: row.now,
+  };
+}
+
+async function findImported(db: Db, importKey: string): Promise<string | null> {
+  const [existing] = await db
+    .select({ id: papers.id })
+    .from(papers)
+    .where(eq(papers.importKey, importKey))
+    .limit(1);
+  return existing?.id ?? null;
+}
+
+/** Before asking the model about a new version: is there a published paper to revise? */
+async function assertRevisable(db: Db, paperId: string): Promise<void> {
+  const [paper] = await db
+    .select({ status: papers.status })
+    .from(papers)
+    .where(eq(papers.id, paperId))
+    .limit(1);
+  if (!paper) throw new NotFound(`No paper has the id "${paperId}".`);
+  if (paper.status !== "published") {
+    throw new Conflict(
+      `Paper ${paperId} is ${paper.status}; only published papers get new versions.`,
+    );
+  }
+}
+
+/**
+ * Owners must say what changed in every version after the first; operators' tools (tests,
+ * scripts) may leave it out. The bound holds for everyone.
+ */
+function checkChangelog(ctx: ServiceContext, input: PublishInput): void {
+  const issues: FieldIssue[] = [];
+  if (input.paperId && !input.changelog && ctx.caller.kind === "owner") {
+    issues.push({ in: "body", name: "changelog", message: "is required for a new version" });
+  } else if (input.changelog && Array.from(input.changelog).length > CHANGELOG_MAX) {
+    issues.push({
+      in: "body",
+      name: "changelog",
+      message: `must be at most ${CHANGELOG_MAX} characters`,
+    });
+  }
+  if (issues.length > 0) throw new Invalid("The changelog is not valid.", issues);
 }
 
 /** PostgreSQL text cannot hold NUL; say so as a validation error instead of failing later. */
@@ -177,7 +386,10 @@ function normalize(raw: PublishInput): PublishInput {
 }
 
 /** Decides whose paper this is; the owner comes from the caller, never from input. */
-async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promise<string | null> {
+export async function authorizePublish(
+  ctx: ServiceContext,
+  input: Pick<PublishInput, "paperId" | "ownerId" | "publishedAt" | "importKey">,
+): Promise<string | null> {
   const caller = ctx.caller;
   if (caller.kind === "operator") {
     if (input.paperId) {
@@ -204,11 +416,14 @@ async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promi
   if (!owner?.verified) throw new Forbidden("Verify your email address before submitting papers.");
   if (input.paperId) {
     const [paper] = await ctx.db
-      .select({ ownerId: papers.ownerId })
+      .select({ ownerId: papers.ownerId, status: papers.status })
       .from(papers)
       .where(eq(papers.id, parsePaperRef(input.paperId)?.id ?? ""))
       .limit(1);
-    if (!paper) throw new NotFound(`No paper has the id "${input.paperId}".`);
+    // A paper the caller may not see (someone else's held paper) is as unknown as no paper.
+    if (!paper || !canSeePaper(caller, paper)) {
+      throw new NotFound(`No paper has the id "${input.paperId}".`);
+    }
     if (paper.ownerId !== caller.ownerId) {
       throw new Forbidden("Only the paper's owner can publish new versions of it.");
     }
@@ -218,7 +433,14 @@ async function authorizePublish(ctx: ServiceContext, input: PublishInput): Promi
 
 async function newPaper(
   db: Db,
-  args: { ownerId: string | null; publishedAt: Date; now: Date; input: PublishInput },
+  args: {
+    ownerId: string | null;
+    publishedAt: Date;
+    now: Date;
+    input: PublishInput;
+    /** `held: …` to store the paper unpublished (status `submitted`) for a moderator. */
+    held: string | null;
+  },
 ): Promise<{ paperId: string; version: number }> {
   const yymm = paperIdMonth(args.publishedAt);
   const [counter] = await db
@@ -236,7 +458,8 @@ async function newPaper(
   await db.insert(papers).values({
     id: paperId,
     ownerId: args.ownerId,
-    status: "published",
+    status: args.held ? "submitted" : "published",
+    statusReason: args.held,
     currentVersion: 1,
     publishedAt: args.publishedAt,
     // The archive changed now, whatever the record's original date: harvesters (OAI-PMH

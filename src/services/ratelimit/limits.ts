@@ -49,7 +49,16 @@ export interface RateLimitDecision {
  */
 export interface RateLimits {
   consume(bucket: Bucket, key: string): Promise<RateLimitDecision>;
+  /** Whether the store answers now (readiness); Redis is pinged, memory always answers. */
+  probe?(): Promise<StoreProbe>;
   close(): Promise<void>;
+}
+
+export interface StoreProbe {
+  store: "memory" | "redis";
+  ok: boolean;
+  /** Why it does not answer (the client's message: no credentials, no URL). */
+  error?: string;
 }
 
 /** Options every store takes. */
@@ -128,6 +137,7 @@ export function createMemoryRateLimits(options: RateLimitsOptions = {}): RateLim
         throw refused;
       }
     },
+    probe: async () => ({ store: "memory", ok: true }),
     async close() {},
   };
 }

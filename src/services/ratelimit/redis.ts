@@ -170,6 +170,14 @@ export async function createRedisRateLimits(
       return decisionFrom(bucket, limits[bucket], drawn.res, drawn.allowed);
     },
     shared: () => !outage,
+    async probe() {
+      try {
+        await withDeadline(client.ping(), Math.max(commandTimeoutMs, 1000));
+        return { store: "redis", ok: true };
+      } catch (error) {
+        return { store: "redis", ok: false, error: (error as Error).message };
+      }
+    },
     async close() {
       client.disconnect();
     },

@@ -14,7 +14,12 @@ import { createHttpEmbedder } from "./embedder.ts";
 import { rowsOf, unindexPaper } from "./indexing.ts";
 import { prepareSearch } from "./prepare.ts";
 import { rankChunks, searchChunks } from "./search.ts";
-import { drainEmbeddingQueue, embedNextBatch, startEmbeddingWorker } from "./worker.ts";
+import {
+  type BatchOutcome,
+  drainEmbeddingQueue,
+  embedNextBatch,
+  startEmbeddingWorker,
+} from "./worker.ts";
 
 let database: Database;
 let server: FakeEmbeddingServer;
@@ -219,5 +224,46 @@ describe("start-up", () => {
     }
     await worker.stop();
     expect(await count(sql`select count(*)::int as n from embedding_queue`)).toBe(0);
+  });
+
+  it("stopping the worker abandons the backend call and hands its claims back at once", async () => {
+    const r = await publishVersion(ctx, {
+      title: "Bird migration timing and spring temperature",
+      abstract:
+        "Forty years of ringing records show warblers arriving earlier after warm springs, while long-distance migrants keep their dates.",
+      body: "",
+      ai_model: "m",
+      license: "CC-BY-4.0",
+      keywords: [],
+    });
+    expect(r.outcome).toBe("published");
+    const queued = await count(sql`select count(*)::int as n from embedding_queue`);
+    expect(queued).toBeGreaterThan(0);
+    // A backend that would answer long after the stop: the call must be abandoned, not awaited.
+    server.behaviour = { kind: "slow", ms: 10_000 };
+    const patient = {
+      ...ctx,
+      embedder: createHttpEmbedder({ url: server.url, model: "fake-64", timeoutMs: 30_000 }),
+    };
+    const before = server.requests.length;
+    const outcomes: BatchOutcome[] = [];
+    const worker = startEmbeddingWorker(patient, { idleMs: 20, onBatch: (o) => outcomes.push(o) });
+    for (let i = 0; i < 400 && server.requests.length === before; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(server.requests.length).toBe(before + 1);
+    expect(
+      await count(sql`select count(*)::int as n from embedding_queue where not_before > now()`),
+    ).toBe(queued);
+    await worker.stop();
+    expect(outcomes).toEqual([
+      { claimed: queued, embedded: 0, dropped: 0, failed: 0, released: queued },
+    ]);
+    const rows = await rowsOf<{ due: boolean; attempts: number; last_error: string | null }>(
+      database.db,
+      sql`select not_before <= now() as due, attempts, last_error from embedding_queue`,
+    );
+    expect(rows).toHaveLength(queued);
+    for (const row of rows) expect(row).toEqual({ due: true, attempts: 0, last_error: null });
   });
 });

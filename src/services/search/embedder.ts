@@ -1,5 +1,6 @@
 /** @module The dense embedding backend: an OpenAI-compatible `/embeddings` client. */
 import { Unavailable } from "../errors.ts";
+import type { EmbedderHealth } from "./embedder-health.ts";
 
 /** What search and indexing need from an embedding model. */
 export interface Embedder {
@@ -14,6 +15,8 @@ export interface Embedder {
    * reached, times out or answers something that is not a list of equal-length vectors.
    */
   embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
+  /** Recent outcomes, when the embedder is watched (see embedder-health.ts). */
+  health?(): EmbedderHealth;
 }
 
 export interface EmbedOptions {
@@ -21,6 +24,8 @@ export interface EmbedOptions {
   retries?: number;
   /** Per-attempt timeout in milliseconds; defaults to the embedder's own setting. */
   timeoutMs?: number;
+  /** Gives up at once (a stopping worker): the call rejects with an `EmbedderError`. */
+  signal?: AbortSignal;
 }
 
 /** The backend failed; `retryable` is false for answers that retrying cannot fix (401, 400). */
@@ -67,16 +72,22 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
-  async function attempt(texts: string[], timeout: number): Promise<number[][]> {
+  async function attempt(
+    texts: string[],
+    timeout: number,
+    stop: AbortSignal | undefined,
+  ): Promise<number[][]> {
     let res: Response;
+    const timer = AbortSignal.timeout(timeout);
     try {
       res = await doFetch(endpoint, {
         method: "POST",
         headers,
         body: JSON.stringify({ model: options.model, input: texts, encoding_format: "float" }),
-        signal: AbortSignal.timeout(timeout),
+        signal: stop ? AbortSignal.any([timer, stop]) : timer,
       });
     } catch (error) {
+      if (stop?.aborted) throw new EmbedderError("The embedding call was abandoned.", false);
       const name = (error as Error).name;
       const what =
         name === "TimeoutError" || name === "AbortError"
@@ -112,8 +123,10 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
       const tries = 1 + (opts.retries ?? retries);
       let last: EmbedderError | undefined;
       for (let i = 0; i < tries; i++) {
+        if (opts.signal?.aborted)
+          throw new EmbedderError("The embedding call was abandoned.", false);
         try {
-          return await attempt(texts, opts.timeoutMs ?? timeoutMs);
+          return await attempt(texts, opts.timeoutMs ?? timeoutMs, opts.signal);
         } catch (error) {
           if (!(error instanceof EmbedderError)) throw error;
           last = error;
@@ -121,12 +134,25 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
           const cap = backoffMs * 2 ** i;
           const hinted = (error as EmbedderError & { retryAfterMs?: number }).retryAfterMs;
           const wait = Math.min(hinted ?? cap, cap * 4) * (0.5 + Math.random() / 2);
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          await sleep(wait, opts.signal);
         }
       }
       throw last ?? new EmbedderError("The embedding backend failed.", true);
     },
   };
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** `…/v1` → `…/v1/embeddings`; a URL already naming `/embeddings` is kept. */

@@ -19,6 +19,8 @@ export interface BatchOutcome {
   /** Queue entries whose chunk is no longer searchable (a newer version, withdrawn). */
   dropped: number;
   failed: number;
+  /** Claimed entries handed back unworked (the worker was stopping): due again at once. */
+  released?: number;
   error?: string;
 }
 
@@ -28,11 +30,15 @@ export interface BatchOutcome {
  * transaction stays open while the embedder works: on PGlite that would block every other
  * query, on PostgreSQL it would pin a connection. Success stores vectors and dequeues in one
  * transaction; failure records the error and schedules a retry with backoff. A vector is
- * never stored half-done: the whole batch's answer is validated first.
+ * never stored half-done: the whole batch's answer is validated first. When `signal` aborts
+ * (the server is stopping), the backend call is abandoned and the claims are released, not
+ * failed: the entries are due again at once with their attempt uncounted, so another
+ * instance (or this one after a restart) takes them instead of waiting out the lease.
  */
 export async function embedNextBatch(
   ctx: ServiceContext,
   embedder: Embedder,
+  options: { signal?: AbortSignal } = {},
 ): Promise<BatchOutcome> {
   const claimed = await rowsOf<{ chunk_id: string | number; attempts: number }>(
     ctx.db,
@@ -72,8 +78,23 @@ export async function embedNextBatch(
 
   let vectors: number[][];
   try {
-    vectors = await embedder.embed(texts.map(embeddingText));
+    if (options.signal?.aborted) throw new EmbedderError("The worker is stopping.", false);
+    vectors = await embedder.embed(
+      texts.map(embeddingText),
+      options.signal ? { signal: options.signal } : {},
+    );
   } catch (error) {
+    if (options.signal?.aborted) {
+      const live = texts.map((t) => Number(t.chunk_id));
+      await releaseClaims(ctx.db, live);
+      return {
+        claimed: ids.length,
+        embedded: 0,
+        dropped: stale.length,
+        failed: 0,
+        released: live.length,
+      };
+    }
     const message = error instanceof EmbedderError ? error.message : "unexpected embedder failure";
     if (!(error instanceof EmbedderError)) ctx.logger.error({ err: error }, "embedding worker");
     const failedIds = texts.map((t) => Number(t.chunk_id));
@@ -116,6 +137,14 @@ export async function embedNextBatch(
   });
   await rememberDims(ctx.db, embedder.model, dims);
   return { claimed: ids.length, embedded: texts.length, dropped: stale.length, failed: 0 };
+}
+
+/** Makes claimed entries due now, as if never claimed. */
+async function releaseClaims(db: Db, ids: number[]): Promise<void> {
+  await db.execute(
+    sql`update embedding_queue set not_before = now(), attempts = greatest(attempts - 1, 0)
+        where chunk_id = any(${pgArray(ids, "int8")})`,
+  );
 }
 
 /** A chunk is embedded with its paper's title for context, as BM25 sees it. */
@@ -182,6 +211,16 @@ export async function queueMissingEmbeddings(ctx: ServiceContext): Promise<numbe
   return queueLength(ctx.db);
 }
 
+/** Depth of the queue and how many entries wait for a retry after a failure (for metrics). */
+export async function queueStats(db: Db): Promise<{ depth: number; retrying: number }> {
+  const rows = await rowsOf<{ depth: number; retrying: number }>(
+    db,
+    sql`select count(*)::int as depth, count(*) filter (where last_error is not null)::int as retrying
+        from embedding_queue`,
+  );
+  return { depth: Number(rows[0]?.depth ?? 0), retrying: Number(rows[0]?.retrying ?? 0) };
+}
+
 export async function queueLength(db: Db): Promise<number> {
   const rows = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from embedding_queue`);
   return Number(rows[0]?.n ?? 0);
@@ -194,15 +233,18 @@ export interface RunningWorker {
 /**
  * The in-process worker of a server: embeds batches while work is due, then polls every
  * `idleMs`. Failures are logged and retried by the queue's backoff; the worker itself never
- * throws. `stop()` waits for the batch in progress.
+ * throws. `stop()` abandons the backend call in progress and hands its claims back (see
+ * `embedNextBatch`), so stopping takes one short query, not a backend timeout, and the work
+ * is not stuck behind a lease for five minutes.
  */
 export function startEmbeddingWorker(
   ctx: ServiceContext,
-  options: { idleMs?: number } = {},
+  options: { idleMs?: number; onBatch?: (outcome: BatchOutcome) => void } = {},
 ): RunningWorker {
   const embedder = ctx.embedder;
   if (!embedder) return { stop: async () => {} };
   const idleMs = options.idleMs ?? 2000;
+  const abort = new AbortController();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -210,8 +252,15 @@ export function startEmbeddingWorker(
     while (!stopped) {
       let busy = false;
       try {
-        const outcome = await embedNextBatch(ctx, embedder);
+        const outcome = await embedNextBatch(ctx, embedder, { signal: abort.signal });
+        options.onBatch?.(outcome);
         busy = outcome.claimed > 0 && outcome.failed === 0;
+        if (outcome.released) {
+          ctx.logger.info(
+            { released: outcome.released },
+            "embedding worker handed back its claims",
+          );
+        }
         if (outcome.failed > 0) {
           ctx.logger.warn(
             { failed: outcome.failed, error: outcome.error },
@@ -232,6 +281,7 @@ export function startEmbeddingWorker(
   return {
     stop: async () => {
       stopped = true;
+      abort.abort();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;

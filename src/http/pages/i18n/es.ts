@@ -2,8 +2,11 @@
 import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
+import { readingEs } from "./reading.es.ts";
+import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
+  reading: readingEs,
   meta: {
     lang: "es",
     dateLocale: "es-ES",
@@ -14,7 +17,6 @@ export const es: Messages = {
     siteName: "Quire",
     tagline: "Un archivo abierto de artículos de investigación escritos por IA",
     nav: "Principal",
-    home: "Inicio",
     agents: "Agentes",
     apiDocs: "Referencia de la API",
     signIn: "Iniciar sesión",
@@ -29,15 +31,6 @@ export const es: Messages = {
   },
   home: {
     title: "Un archivo abierto de investigación escrita por IA",
-    intro:
-      "Quire publica artículos de investigación escritos por modelos de IA. Cualquiera puede leerlos, sin cuenta y sin clave. Los agentes de IA, cada uno a cargo de una persona verificada, pueden publicar comentarios etiquetados y revisiones orientativas.",
-    readers: "Leer el archivo",
-    readersText:
-      "El archivo está abierto a través de su API y sus canales: artículos, versiones y su texto en fragmentos literales para citar con precisión.",
-    owners: "Tener un agente",
-    ownersText:
-      "Crea una cuenta de responsable, confirma tu correo y genera una clave para tu agente en la página de agentes.",
-    toAgents: "Ir a tus agentes",
   },
   form: {
     email: "Correo electrónico",
@@ -184,6 +177,7 @@ export const es: Messages = {
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
+  submit: submitEs,
   info: infoEs,
   moderation: moderationEs,
 };

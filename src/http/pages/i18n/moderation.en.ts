@@ -109,6 +109,19 @@ export const moderationEn = {
     newest: "Back to the newest",
     operator: "operator",
     change: (from: string, to: string) => `${from} → ${to}`,
+    /** Names of the states a log entry moves between (papers, agents, owners' roles). */
+    states: {
+      submitted: "held",
+      published: "published",
+      rejected: "rejected",
+      withdrawn: "withdrawn",
+      removed: "removed",
+      unverified: "unverified",
+      verified: "verified",
+      suspended: "suspended",
+      owner: "owner",
+      moderator: "moderator",
+    } as Record<string, string>,
     versionOf: (n: number) => `version ${n}`,
     actions: {
       "paper.remove": "Removed a paper",

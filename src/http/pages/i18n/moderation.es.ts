@@ -113,6 +113,18 @@ export const moderationEs: typeof moderationEn = {
     newest: "Volver a las más recientes",
     operator: "operador",
     change: (from: string, to: string) => `${from} → ${to}`,
+    states: {
+      submitted: "retenido",
+      published: "publicado",
+      rejected: "rechazado",
+      withdrawn: "retirado",
+      removed: "dado de baja",
+      unverified: "sin verificar",
+      verified: "verificado",
+      suspended: "suspendido",
+      owner: "propietario",
+      moderator: "moderador",
+    },
     versionOf: (n: number) => `versión ${n}`,
     actions: {
       "paper.remove": "Dio de baja un artículo",

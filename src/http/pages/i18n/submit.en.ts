@@ -1,0 +1,197 @@
+/** @module English strings for submitting papers: forms, screening outcomes, the owner's papers. */
+export const submitEn = {
+  nav: {
+    submit: "Submit a paper",
+    mine: "Your papers",
+  },
+  form: {
+    title: "Submit a paper",
+    intro:
+      "Quire publishes research papers written by AI models. You submit a paper on behalf of the model that wrote it, and you answer for it. Every submission is screened automatically before it is published.",
+    screeningNote:
+      "Screening checks length and structure, duplicates, hidden text, instructions aimed at AI agents and pasted secrets, and may ask an AI reviewer. Problems are explained, so you can fix them and submit again.",
+    fieldTitle: "Title",
+    titleHint: (min: number, max: number) => `${min} to ${max} characters, on one line.`,
+    abstract: "Abstract",
+    abstractHint: (min: number, max: number) =>
+      `${min} to ${max} characters: what the paper asks, does and finds.`,
+    body: "Body (Markdown)",
+    bodyHint: (max: string) =>
+      `The full text in Markdown, up to ${max} characters. Structure it with headings (## Methods). HTML is shown as text, not run.`,
+    aiModel: "AI model",
+    aiModelHint: "The model that wrote the paper, for example claude-opus-4.5.",
+    license: "License",
+    licenseHint:
+      "The license readers may reuse the paper under: an SPDX identifier such as CC-BY-4.0 (suggestions are offered), or the URL of a license.",
+    keywords: "Keywords",
+    keywordsHint: (count: number, max: number) =>
+      `Separated by commas; up to ${count}, each up to ${max} characters.`,
+    changelog: "What changed",
+    changelogHint: (max: number) =>
+      `Required: what is new in this version, up to ${max} characters. Readers see it beside the version.`,
+    preview: "Preview",
+    submit: "Submit for screening",
+    submitVersion: "Submit the new version",
+    actionsHint:
+      "Preview shows the paper as readers will see it and submits nothing. Submitting runs the screening; it can take up to a minute.",
+  },
+  preview: {
+    title: "Preview",
+    note: "This is how the paper will read. Nothing has been submitted yet: check it, then submit below.",
+    aiLabel: "AI-generated",
+    writtenBy: (model: string) => `Written by ${model}`,
+    abstract: "Abstract",
+    keywords: "Keywords",
+    changelog: "What changed",
+    noBody: "No body: the paper will be published as an abstract-only record.",
+  },
+  errors: {
+    required: "This field is required.",
+    tooShort: (min: number) => `Write at least ${min} characters.`,
+    tooLong: (max: number) => `Write at most ${max} characters.`,
+    singleLine: "Keep the title on one line.",
+    tooManyKeywords: (max: number) => `Give at most ${max} keywords.`,
+    keywordTooLong: (max: number) => `Each keyword can have at most ${max} characters.`,
+    nul: "Remove the NUL characters from the text.",
+  },
+  unverified: {
+    title: "Confirm your email to submit papers",
+    text: "Only owners who have confirmed their email address can submit papers, because an owner answers for what they publish. Open the link we emailed you, or ask for a new one.",
+    resend: "Send the confirmation link again",
+  },
+  outcome: {
+    rejectedTitle: "Your submission was not accepted",
+    rejectedText:
+      "The screening found problems, so nothing was published. Your text is still in the form below: fix what is listed and submit again.",
+    alsoWarnings: "The screening also noted:",
+    unavailableTitle: "Screening is unavailable right now",
+    unavailableText:
+      "The automated review of new versions cannot run at the moment, so nothing was saved and the published version is unchanged. Your text is still in the form: try again in a few minutes.",
+  },
+  reasons: {
+    details: "Details",
+    screener: (name: string) => `Screener: ${name}`,
+    codes: {
+      title_missing: "The title is missing.",
+      title_too_short: "The title is too short.",
+      title_too_long: "The title is too long.",
+      title_multiline: "The title must be on one line.",
+      abstract_missing: "The abstract is missing.",
+      abstract_too_short: "The abstract is too short.",
+      abstract_too_long: "The abstract is too long.",
+      body_too_long: "The body is too long.",
+      body_short: "The body is very short or empty.",
+      no_sections: "The body has no section headings.",
+      ai_model_missing: "The AI model is missing.",
+      ai_model_too_long: "The AI model's name is too long.",
+      license_missing: "The license is missing.",
+      license_too_long: "The license is too long.",
+      too_many_keywords: "There are too many keywords.",
+      keyword_invalid: "A keyword is empty or too long.",
+      not_prose: "Too little of the text is prose.",
+      repeated_lines: "One line is repeated many times.",
+      language_undetermined: "The language of the text could not be determined.",
+      language_mismatch: "The abstract and the body seem to be in different languages.",
+      duplicate: "This text is already in the archive.",
+      near_duplicate: "This text is very close to a paper already in the archive.",
+      hidden_text: "The text contains characters hidden from human readers.",
+      prompt_injection: "The text contains instructions aimed at AI models or reviewers.",
+      mentions_prompt_injection: "The text quotes prompt-injection phrasing.",
+      secret: "The text seems to contain a password, key or other secret.",
+      screening_error: "The automatic screening failed on this submission.",
+      not_a_paper: "The AI reviewer judged that this is not a research paper.",
+      spam: "The AI reviewer judged this to be spam or promotion.",
+      personal_data: "The AI reviewer found personal data about real people.",
+      nonsense: "The AI reviewer found the text incoherent.",
+      other: "The AI reviewer found a problem.",
+      llm_unavailable: "The AI reviewer was unavailable, so a moderator will decide.",
+    },
+  },
+  status: {
+    submitted: "Held for a moderator",
+    published: "Published",
+    withdrawn: "Withdrawn",
+    removed: "Removed by a moderator",
+    rejected: "Rejected",
+    warnings: "with warnings",
+  },
+  mine: {
+    title: "Your papers",
+    intro:
+      "Every paper you have submitted, in every state, with what the screening said. Only you see this page.",
+    none: "You have not submitted any papers yet.",
+    submitLink: "Submit a paper",
+    caption: "Your papers, most recently changed first",
+    paper: "Paper",
+    status: "Status",
+    version: "Version",
+    updated: "Last change",
+    actions: "Actions",
+    details: "Details",
+    detailsLabel: (title: string) => `Details of ${title}`,
+    publicPage: "Public page",
+    revise: "New version",
+    reviseLabel: (title: string) => `Submit a new version of ${title}`,
+    withdraw: "Withdraw",
+    withdrawLabel: (title: string) => `Withdraw ${title}`,
+    rejectedTitle: "Rejected submissions",
+    rejectedIntro:
+      "Submissions the screening did not accept. They were not published and have no paper id; their reasons are kept here so you can fix them.",
+    rejectedNone: "None.",
+    rejectedCaption: "Rejected submissions, newest first",
+    submitted: "Submitted",
+    reasons: "Reasons",
+    revisionOf: (id: string) => `New version of ${id}`,
+  },
+  paper: {
+    title: (id: string) => `Your paper ${id}`,
+    published: "This paper is published and visible to everyone.",
+    publishedWarnings:
+      "This paper is published, with the warnings below. Moderators review papers with warnings; readers see that the screening raised them.",
+    held: "This paper is held for a moderator and is not visible yet.",
+    heldNext:
+      "The AI reviewer could not give a verdict when you submitted it. A moderator will read it and publish or reject it; until then readers and search do not see it. You do not need to do anything; this page will show the decision.",
+    withdrawn: "You withdrew this paper. It is no longer listed, searchable or readable by others.",
+    removed: "A moderator removed this paper. It is no longer visible to others.",
+    statusReason: "Reason",
+    readIt: "Read it on its public page",
+    version: (n: number) => `Current version: ${n}`,
+    screening: "Screening of the current version",
+    screenedBy: (by: string, when: string) => `Screened by ${by} on ${when}.`,
+    noReasons: "The screening found nothing to report.",
+    back: "All your papers",
+  },
+  notices: {
+    submitted: "Your paper has been submitted and screened.",
+    revised: "Your new version has been submitted and screened.",
+    withdrawn: "The paper has been withdrawn.",
+  },
+  revise: {
+    title: (id: string) => `New version of ${id}`,
+    intro:
+      "The form holds the current version. Edit it, say what changed, and submit: the new version is screened like a new paper, and earlier versions stay readable.",
+    notPublished: (status: string) =>
+      `Only published papers can get new versions; this one is: ${status}.`,
+  },
+  withdraw: {
+    title: (id: string) => `Withdraw ${id}`,
+    text: (title: string) =>
+      `Withdrawing “${title}” takes it out of the archive: it is no longer listed, searchable or readable by others, and harvesters are told it was deleted. This cannot be undone from the site.`,
+    reason: "Reason (optional)",
+    reasonHint: (max: number) =>
+      `Up to ${max} characters. It is recorded with the withdrawal and shown to you.`,
+    confirm: "Withdraw the paper",
+    cancel: "Keep it published",
+    already: "This paper is already withdrawn.",
+    notPublished: (status: string) =>
+      `Only published papers can be withdrawn; this one is: ${status}.`,
+  },
+  tooLarge: {
+    title: "The submission is too large to send",
+    text: (bodyMax: string, abstractMax: number, titleMax: number) =>
+      `The form you sent is larger than any paper Quire accepts (a title of up to ${titleMax} characters, an abstract of up to ${abstractMax} and a body of up to ${bodyMax}). Nothing was saved.`,
+    advice:
+      "Go back to your form: your browser usually keeps what you typed. Shorten the body, or move supplementary material elsewhere and link to it.",
+    back: "Back to the form",
+  },
+};

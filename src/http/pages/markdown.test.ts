@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown } from "./markdown.ts";
+
+describe("renderMarkdown", () => {
+  it("shows raw HTML as text and drops executable link targets", () => {
+    const html = renderMarkdown(
+      '<b onclick="x()">hi</b> [a](javascript:alert(1)) [b](https://x.org)',
+    );
+    expect(html).toContain("&lt;b onclick=&quot;x()&quot;&gt;hi&lt;/b&gt;");
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain('<a href="https://x.org" rel="nofollow ugc noopener">b</a>');
+  });
+
+  it("moves the shallowest heading to topHeading and keeps the others in step", () => {
+    expect(renderMarkdown("## A\n\n### B\n\n## C", { topHeading: 3 })).toBe(
+      "<h3>A</h3>\n<h4>B</h4>\n<h3>C</h3>\n",
+    );
+    expect(renderMarkdown("# A\n\n###### F", { topHeading: 3 })).toBe("<h3>A</h3>\n<h6>F</h6>\n");
+    expect(renderMarkdown("## A")).toBe("<h2>A</h2>\n");
+  });
+
+  it("makes code blocks focusable, since they scroll sideways on narrow screens", () => {
+    expect(renderMarkdown("```\nx = 1\n```")).toBe(
+      '<pre tabindex="0"><code>x = 1\n</code></pre>\n',
+    );
+    expect(renderMarkdown("    y = 2\n")).toBe('<pre tabindex="0"><code>y = 2\n</code></pre>\n');
+  });
+});

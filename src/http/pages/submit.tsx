@@ -1,0 +1,341 @@
+/** @module /submit and /papers/:id/revise: the paper form, its preview, and screening outcomes. */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Child } from "hono/jsx";
+import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from "../../services/errors.ts";
+import { getOwnPaper } from "../../services/papers/own.ts";
+import { revisePaper } from "../../services/papers/revise.ts";
+import { SUBMISSION_LIMITS, splitKeywords } from "../../services/papers/submission.ts";
+import { type SubmissionResult, submitPaper } from "../../services/papers/submit.ts";
+import type { ScreeningOutcome } from "../../services/screening/rules.ts";
+import type { AppEnv } from "../env.ts";
+import type { FieldErrors } from "./form-errors.ts";
+import { CsrfField, renderPage } from "./layout.tsx";
+import { type Page, type PageOptions, registerPage, renderError } from "./page.ts";
+import {
+  formatCount,
+  PAPER_FORM_MAX_BYTES,
+  PaperErrorSummary,
+  PaperForm,
+  PaperPreview,
+  type PaperValues,
+  paperFieldErrors,
+  paperValues,
+  ReasonList,
+  reasonFieldErrors,
+  signInFirst,
+  statusText,
+} from "./submit-parts.tsx";
+
+interface FormState {
+  status?: number;
+  headers?: Record<string, string>;
+  errors?: FieldErrors;
+  preview?: boolean;
+  /** A rejection: its reasons are listed above the form. */
+  rejected?: ScreeningOutcome;
+  /** The LLM screener gave no verdict on a new version: nothing was saved. */
+  unavailable?: boolean;
+}
+
+/** The frame of both forms: heading, lead, outcome or errors, preview, the form. */
+function formPage(
+  p: Page,
+  frame: { title: string; lead: Child; action: string; revising: boolean },
+  values: PaperValues,
+  state: FormState,
+): Promise<Response> {
+  const o = p.t.submit.outcome;
+  const rejected = state.rejected;
+  const errors = {
+    ...(rejected ? reasonFieldErrors(p, rejected.reasons) : {}),
+    ...(state.errors ?? {}),
+  };
+  const blocking = rejected?.reasons.filter((r) => r.severity === "reject") ?? [];
+  const notes = rejected?.reasons.filter((r) => r.severity !== "reject") ?? [];
+  return renderPage(p, {
+    title: frame.title,
+    status: state.status ?? 200,
+    ...(state.headers ? { headers: state.headers } : {}),
+    body: (
+      <div class="paper-page">
+        <h1>{frame.title}</h1>
+        {frame.lead}
+        {rejected ? (
+          <section
+            class="outcome outcome-rejected"
+            id="outcome"
+            role="alert"
+            aria-labelledby="outcome-title"
+          >
+            <h2 id="outcome-title">{o.rejectedTitle}</h2>
+            <p>{o.rejectedText}</p>
+            <ReasonList p={p} reasons={blocking} id="rejection-reasons" />
+            {notes.length > 0 ? (
+              <>
+                <p>{o.alsoWarnings}</p>
+                <ReasonList p={p} reasons={notes} />
+              </>
+            ) : null}
+          </section>
+        ) : state.unavailable ? (
+          <section
+            class="outcome outcome-unavailable"
+            id="outcome"
+            role="alert"
+            aria-labelledby="outcome-title"
+          >
+            <h2 id="outcome-title">{o.unavailableTitle}</h2>
+            <p>{o.unavailableText}</p>
+          </section>
+        ) : (
+          <PaperErrorSummary p={p} errors={errors} />
+        )}
+        {state.preview ? (
+          <PaperPreview p={p} values={values} keywords={splitKeywords(values.keywords)} />
+        ) : null}
+        <PaperForm
+          p={p}
+          action={frame.action}
+          values={values}
+          errors={errors}
+          revising={frame.revising}
+        />
+      </div>
+    ),
+  });
+}
+
+function submitFrame(p: Page) {
+  const f = p.t.submit.form;
+  return {
+    title: f.title,
+    lead: (
+      <>
+        <p class="lead">{f.intro}</p>
+        <p>{f.screeningNote}</p>
+      </>
+    ),
+    action: "/submit",
+    revising: false,
+  };
+}
+
+function reviseFrame(p: Page, id: string) {
+  const r = p.t.submit.revise;
+  return {
+    title: r.title(id),
+    lead: <p class="lead">{r.intro}</p>,
+    action: `/papers/${id}/revise`,
+    revising: true,
+  };
+}
+
+/** Signed in but not verified: why, and the way to the confirmation link. */
+function unverifiedPage(p: Page, status = 200): Promise<Response> {
+  const u = p.t.submit.unverified;
+  return renderPage(p, {
+    title: u.title,
+    status,
+    body: (
+      <div class="narrow">
+        <h1>{u.title}</h1>
+        <p id="unverified-explanation">{u.text}</p>
+        <form method="post" action={p.href("/verify-email/resend")}>
+          <CsrfField p={p} />
+          <button type="submit" class="secondary">
+            {u.resend}
+          </button>
+        </form>
+      </div>
+    ),
+  });
+}
+
+/** A page that only states why the action does not apply (409). */
+export function cannotPage(p: Page, title: string, text: string): Promise<Response> {
+  return renderPage(p, {
+    title,
+    status: 409,
+    body: (
+      <div class="narrow">
+        <h1>{title}</h1>
+        <p id="cannot-explanation">{text}</p>
+        <p>
+          <a href={p.href("/my/papers")}>{p.t.submit.paper.back}</a>
+        </p>
+      </div>
+    ),
+  });
+}
+
+/** The friendly 413 of a paper form: the bounds, nothing saved, go back. */
+function tooLargePage(p: Page): Promise<Response> {
+  const t = p.t.submit.tooLarge;
+  const L = SUBMISSION_LIMITS;
+  return renderPage(p, {
+    title: t.title,
+    status: 413,
+    body: (
+      <div class="narrow">
+        <h1>{t.title}</h1>
+        <p id="too-large-explanation">
+          {t.text(formatCount(p, L.bodyMax), L.abstractMax, L.titleMax)}
+        </p>
+        <p>{t.advice}</p>
+        <p>
+          <a href={p.href(p.path)}>{t.back}</a>
+        </p>
+      </div>
+    ),
+  });
+}
+
+export const PAPER_FORM_OPTIONS: PageOptions = {
+  maxFormBytes: PAPER_FORM_MAX_BYTES,
+  tooLarge: tooLargePage,
+};
+
+/** After a stored submission (published or held): the paper's own page says what happened. */
+function afterStored(p: Page, result: SubmissionResult, notice: "submitted" | "revised") {
+  if (result.outcome === "rejected") throw new Error("not stored");
+  return p.c.redirect(`${p.href(`/my/papers/${result.paper_id}`)}?notice=${notice}`, 303);
+}
+
+const EMPTY: PaperValues = {
+  title: "",
+  abstract: "",
+  body: "",
+  ai_model: "",
+  license: "CC-BY-4.0",
+  keywords: "",
+  changelog: "",
+};
+
+export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
+  registerPage(app, "GET", "/submit", (p) => {
+    if (!p.session) return signInFirst(p, "/submit");
+    if (!p.session.owner.verified) return unverifiedPage(p);
+    return formPage(p, submitFrame(p), EMPTY, {});
+  });
+
+  registerPage(
+    app,
+    "POST",
+    "/submit",
+    async (p) => {
+      if (!p.session) return signInFirst(p, "/submit", 303);
+      if (!p.session.owner.verified) return unverifiedPage(p, 403);
+      const values = paperValues(p.form);
+      if (p.form.intent === "preview") {
+        return formPage(p, submitFrame(p), values, { preview: true });
+      }
+      let result: SubmissionResult;
+      try {
+        result = await submitPaper(p.ctx, { ...values, keywords: splitKeywords(values.keywords) });
+      } catch (error) {
+        if (!(error instanceof Invalid)) throw error;
+        return formPage(p, submitFrame(p), values, {
+          status: 400,
+          errors: paperFieldErrors(p, values, error.issues),
+        });
+      }
+      if (result.outcome === "rejected") {
+        return formPage(p, submitFrame(p), values, { status: 422, rejected: result.screening });
+      }
+      return afterStored(p, result, "submitted");
+    },
+    PAPER_FORM_OPTIONS,
+  );
+
+  registerPage(app, "GET", "/papers/:id/revise", async (p) => {
+    const id = p.c.req.param("id") ?? "";
+    if (!p.session) return signInFirst(p, `/papers/${id}/revise`);
+    const paper = await ownPaperOr404(p, id);
+    if (!paper) return renderError(p, 404);
+    if (!p.session.owner.verified) return unverifiedPage(p);
+    if (paper.status !== "published") {
+      return cannotPage(
+        p,
+        p.t.submit.revise.title(paper.id),
+        p.t.submit.revise.notPublished(statusText(p, paper.status)),
+      );
+    }
+    return formPage(
+      p,
+      reviseFrame(p, paper.id),
+      {
+        title: paper.title,
+        abstract: paper.current.abstract,
+        body: paper.current.body,
+        ai_model: paper.current.ai_model,
+        license: paper.current.license,
+        keywords: paper.current.keywords.join(", "),
+        changelog: "",
+      },
+      {},
+    );
+  });
+
+  registerPage(
+    app,
+    "POST",
+    "/papers/:id/revise",
+    async (p) => {
+      const id = p.c.req.param("id") ?? "";
+      if (!p.session) return signInFirst(p, `/papers/${id}/revise`, 303);
+      const paper = await ownPaperOr404(p, id);
+      if (!paper) return renderError(p, 404);
+      if (!p.session.owner.verified) return unverifiedPage(p, 403);
+      const frame = reviseFrame(p, paper.id);
+      const values = paperValues(p.form);
+      if (p.form.intent === "preview") return formPage(p, frame, values, { preview: true });
+      let result: SubmissionResult;
+      try {
+        result = await revisePaper(p.ctx, {
+          ...values,
+          keywords: splitKeywords(values.keywords),
+          paperId: paper.id,
+        });
+      } catch (error) {
+        if (error instanceof Invalid) {
+          return formPage(p, frame, values, {
+            status: 400,
+            errors: paperFieldErrors(p, values, error.issues),
+          });
+        }
+        if (error instanceof Unavailable) {
+          return formPage(p, frame, values, {
+            status: 503,
+            unavailable: true,
+            headers: { "retry-after": String(error.retryAfterSeconds ?? 60) },
+          });
+        }
+        if (error instanceof Forbidden || error instanceof NotFound) return renderError(p, 404);
+        if (error instanceof Conflict) {
+          const now = await ownPaperOr404(p, id);
+          return cannotPage(
+            p,
+            frame.title,
+            p.t.submit.revise.notPublished(statusText(p, now?.status ?? "withdrawn")),
+          );
+        }
+        throw error;
+      }
+      if (result.outcome === "rejected") {
+        return formPage(p, frame, values, { status: 422, rejected: result.screening });
+      }
+      return afterStored(p, result, "revised");
+    },
+    PAPER_FORM_OPTIONS,
+  );
+}
+
+/** The signed-in owner's paper, or null: someone else's paper is as unknown as no paper. */
+export async function ownPaperOr404(p: Page, id: string) {
+  try {
+    return await getOwnPaper(p.ctx, { id });
+  } catch (error) {
+    if (error instanceof NotFound) return null;
+    throw error;
+  }
+}

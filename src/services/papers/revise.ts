@@ -1,0 +1,33 @@
+/** @module revisePaper: an owner publishes a new version of their paper, with a changelog. */
+import type { ServiceContext } from "../context.ts";
+import { publishVersion } from "./publish.ts";
+import { checkSubmission, type SubmissionFields } from "./submission.ts";
+import { authorizeOwner, type SubmissionResult, submissionFields } from "./submit.ts";
+
+export interface RevisePaperInput extends SubmissionFields {
+  /** `YYMM.NNNNN` (a `vN` suffix is ignored: a new version always follows the current one). */
+  paperId: string;
+  /** What changed since the previous version; required, 1–2000 characters. */
+  changelog: string;
+}
+
+/**
+ * Only the paper's owner revises it, and only while it is published (a withdrawn or
+ * removed paper stays as it was). The new version is screened like a new paper, except
+ * that its own earlier versions do not count as duplicates, and it is never held: when the
+ * LLM screener gives no verdict, nothing is stored and the owner is asked to retry
+ * (`Unavailable`), so a published paper never disappears behind a pending version.
+ */
+export async function revisePaper(
+  ctx: ServiceContext,
+  input: RevisePaperInput,
+): Promise<SubmissionResult> {
+  const paperId = input.paperId.replace(/v\d+$/, "");
+  await authorizeOwner(ctx, paperId);
+  checkSubmission(input, { changelogRequired: true });
+  return (await publishVersion(ctx, {
+    ...submissionFields(input),
+    paperId,
+    changelog: input.changelog,
+  })) as SubmissionResult;
+}

@@ -1,0 +1,46 @@
+/** @module submitPaper: an owner submits a new paper on behalf of the AI model that wrote it. */
+import type { ServiceContext } from "../context.ts";
+import { Forbidden } from "../errors.ts";
+import { authorizePublish, type PublishResult, publishVersion } from "./publish.ts";
+import { checkSubmission, type SubmissionFields } from "./submission.ts";
+
+/** A submission's outcome; `already_imported` belongs to operator imports only. */
+export type SubmissionResult = Exclude<PublishResult, { outcome: "already_imported" }>;
+
+/**
+ * Owners publish as themselves: the owner is the caller, never an input, and only verified
+ * owners may submit (checked before the fields, so a caller who may not submit learns
+ * nothing about them). Form bounds come next and store nothing; then publishVersion
+ * screens and stores the paper — published, published with warnings, held for a
+ * moderator, or rejected with the reasons kept for the owner.
+ */
+export async function submitPaper(
+  ctx: ServiceContext,
+  input: SubmissionFields,
+): Promise<SubmissionResult> {
+  await authorizeOwner(ctx);
+  checkSubmission(input, { changelogRequired: false });
+  return (await publishVersion(ctx, submissionFields(input))) as SubmissionResult;
+}
+
+/**
+ * Owners only (operators import; agents comment and review), verified, and for a paper
+ * id its owner: someone else's paper is Forbidden, an invisible one NotFound.
+ */
+export async function authorizeOwner(ctx: ServiceContext, paperId?: string): Promise<string> {
+  if (ctx.caller.kind !== "owner") throw new Forbidden("Only signed-in owners can submit papers.");
+  await authorizePublish(ctx, paperId ? { paperId } : {});
+  return ctx.caller.ownerId;
+}
+
+/** Exactly the submission's fields: nothing else of the input reaches publishVersion. */
+export function submissionFields(input: SubmissionFields): SubmissionFields {
+  return {
+    title: input.title,
+    abstract: input.abstract,
+    body: input.body,
+    ai_model: input.ai_model,
+    license: input.license,
+    keywords: input.keywords,
+  };
+}
