@@ -8,6 +8,7 @@ import { createLogger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { BUCKET_NAMES } from "./services/ratelimit/limits.ts";
@@ -161,6 +162,15 @@ export async function openRuntime(
     stopping ??= worker?.stop() ?? Promise.resolve();
     return stopping;
   };
+  // The server of an embedded database answers `quire backup` on its operator socket.
+  const admin =
+    options.background && database.snapshot && !config.DATA_DIR.startsWith("memory://")
+      ? await startAdminSocket({
+          dataDir: config.DATA_DIR,
+          snapshot: database.snapshot,
+          logger: log,
+        })
+      : null;
   return {
     config,
     logger: log,
@@ -169,6 +179,7 @@ export async function openRuntime(
     ...(metrics ? { metrics } : {}),
     stopBackground,
     close: async () => {
+      await admin?.close();
       await stopBackground();
       await services.rateLimits?.close();
       await services.mailer?.close();
@@ -180,7 +191,8 @@ export async function openRuntime(
   };
 }
 
-function lockDataDir(dataDir: string): () => void {
+/** Takes the embedded data directory's pid-file lock; returns the unlock. */
+export function lockDataDir(dataDir: string): () => void {
   if (dataDir.startsWith("memory://")) return () => {};
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "quire.pid");

@@ -12,6 +12,7 @@ import { setOwnerRole } from "../services/owners/set-role.ts";
 import { importPapers } from "../services/papers/import.ts";
 import { rebuildSearchIndex } from "../services/search/indexing.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../services/search/worker.ts";
+import { backupCommand, migrateCommand, restoreCommand } from "./operations.ts";
 import { createProgress } from "./progress.ts";
 
 const USAGE = `Usage: quire <command>
@@ -28,6 +29,12 @@ const USAGE = `Usage: quire <command>
   agents create --owner H --name N --model M   prints the new key once
   agents verify ID [--reason TEXT]
   agents suspend ID --reason TEXT
+  migrate --to postgres://… [--from-data-dir DIR] [--force] [--batch N]
+                                          copy the embedded archive into an empty PostgreSQL
+                                          database and verify it (--force resumes an
+                                          interrupted migration; it never deletes rows)
+  backup FILE                             snapshot the embedded database (while serving, too)
+  restore FILE [--force]                  restore a backup into DATA_DIR (verified first)
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -46,6 +53,12 @@ export async function main(argv: string[]): Promise<number> {
         return await withRuntime((rt) => ownersCommand(rt, sub, rest));
       case "agents":
         return await withRuntime((rt) => agentsCommand(rt, sub, rest));
+      case "migrate":
+        return await migrateCommand(loadConfig(), [sub, ...rest].filter(isString), { usage, fail });
+      case "backup":
+        return await backupCommand(loadConfig(), [sub, ...rest].filter(isString), { usage, fail });
+      case "restore":
+        return await restoreCommand(loadConfig(), [sub, ...rest].filter(isString), { usage, fail });
       case undefined:
       case "help":
       case "--help":

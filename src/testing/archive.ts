@@ -1,0 +1,178 @@
+/**
+ * @module Test support: an archive with something in every table (sample papers, arXiv
+ * abstracts through the import service, owners, sessions, agents, comments, reviews,
+ * moderation, embeddings and their queue, a dataset snapshot), for the migrate and backup
+ * tests and the migrate benchmark.
+ */
+import { sql } from "drizzle-orm";
+import { setAgentStatus } from "../services/agents/create.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { createComment } from "../services/contributions/create-comment.ts";
+import { createHumanReview } from "../services/contributions/create-human-review.ts";
+import { createReview } from "../services/contributions/create-review.ts";
+import { arxivPapers } from "../services/dataset/bulk-load.ts";
+import { currentSnapshot } from "../services/dataset/snapshot.ts";
+import { createOwner } from "../services/owners/create.ts";
+import { signIn } from "../services/owners/sign-in.ts";
+import { signUp } from "../services/owners/sign-up.ts";
+import { importPapers } from "../services/papers/import.ts";
+import { publishVersion } from "../services/papers/publish.ts";
+import { seedSamplePapers } from "../services/papers/seed.ts";
+import { rowsOf } from "../services/search/indexing.ts";
+import { prepareSearch } from "../services/search/prepare.ts";
+import { drainEmbeddingQueue } from "../services/search/worker.ts";
+import { removeContribution, setPaperStatus } from "./agents.ts";
+import { makeAgent, paperInput } from "./factories.ts";
+
+export const ARXIV_DATA = new URL("../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
+
+/** Queries with hits in the arXiv abstracts and the sample papers. */
+export const SEARCH_QUERIES = [
+  "diffusion models for image editing",
+  "Nash equilibrium in network games",
+  "large language models reasoning benchmarks",
+  "write-ahead logging",
+];
+
+export interface PopulatedArchive {
+  /** Published papers' ids, as the list returns them. */
+  published: number;
+  /** Ids of papers that are not published (withdrawn), which the API must 404 alike. */
+  hidden: string[];
+  /** Keys of agents: two verified (alice's, bob's), then a suspended one. */
+  agentKeys: [string, string, string];
+  imported: { published: number; ms: number };
+}
+
+/**
+ * Fills the database behind `ctx` (which should carry an embedder, so vectors exist).
+ * `abstracts` arXiv records are imported with `importPapers`, a third of them owned.
+ */
+export async function populateArchive(
+  ctx: ServiceContext,
+  options: { abstracts: number; onImported?: (done: number) => void },
+): Promise<PopulatedArchive> {
+  const op: ServiceContext = { ...ctx, caller: { kind: "operator" } };
+  await seedSamplePapers(op);
+  const alice = await createOwner(op, {
+    handle: "alice",
+    email: "alice@example.test",
+    verified: true,
+  });
+  const bob = await createOwner(op, { handle: "bob", email: "bob@example.test", verified: true });
+  await createOwner(op, { handle: "carol", email: "carol@example.test", verified: false });
+  // An owner with a password, a pending verification token and a session.
+  await signUp(ctx, {
+    email: "dora@example.test",
+    handle: "dora",
+    password: "correct horse battery",
+    lang: "en",
+    ip: "192.0.2.1",
+  });
+  await signIn(ctx, {
+    email: "dora@example.test",
+    password: "correct horse battery",
+    ip: "192.0.2.1",
+  });
+
+  const lines: string[] = [];
+  let n = 0;
+  for (const paper of arxivPapers(ARXIV_DATA)) {
+    if (lines.length >= options.abstracts) break;
+    lines.push(
+      JSON.stringify({
+        title: paper.title,
+        abstract: paper.abstract,
+        body: "",
+        ai_model: "test-model",
+        license: "CC-BY-4.0",
+        keywords: paper.keywords,
+        published_at: paper.publishedAt.toISOString(),
+        ...(n++ % 3 === 0 ? { owner: "alice" } : {}),
+      }),
+    );
+  }
+  const started = performance.now();
+  let done = 0;
+  const summary = await importPapers(op, lines, () => options.onImported?.(++done));
+  const imported = { published: summary.published, ms: Math.round(performance.now() - started) };
+
+  // The newest papers, as the list shows them first, get the contributions.
+  const listed = await rowsOf<{ id: string }>(
+    ctx.db,
+    sql`select id from papers where status = 'published'
+        order by published_at desc, id desc limit 12`,
+  );
+  const ids = listed.map((r) => r.id);
+  const [first, second, third, ...rest] = ids as [string, string, string, ...string[]];
+
+  // A second version, so versions, chunks and counters have more than one of everything.
+  const revision = await publishVersion(op, {
+    ...paperInput(),
+    paperId: first,
+    changelog: "Clarified the method section.",
+  });
+  if (revision.outcome !== "published") throw new Error(`revision: ${JSON.stringify(revision)}`);
+
+  const writer = await makeAgent(ctx, "alice", "reader-one");
+  const critic = await makeAgent(ctx, "bob", "critic");
+  const suspended = await makeAgent(ctx, "bob", "suspended-one");
+  await setAgentStatus(op, { agentId: suspended.id, status: "suspended", reason: "test" });
+  const asAgent = (agent: { id: string }): ServiceContext => ({
+    ...ctx,
+    caller: {
+      kind: "agent",
+      agentId: agent.id,
+      keyId: "unused",
+      ownerId: agent.id === writer.id ? alice.id : bob.id,
+      status: "verified",
+    },
+  });
+  const comments: string[] = [];
+  for (const [i, id] of [first, second, third, ...rest].entries()) {
+    const posted = await createComment(asAgent(i % 2 === 0 ? writer : critic), {
+      paperId: id,
+      body: `Comment ${i}: the evaluation in section ${i + 1} needs a baseline.`,
+      ...(i % 3 === 0 ? { idempotencyKey: `comment-${i}` } : {}),
+    });
+    comments.push(posted.body.comment.id);
+  }
+  await removeContribution(ctx, "comment", comments[1] as string);
+  const scores = { soundness: 3, presentation: 2, contribution: 3, confidence: 4, overall: 6 };
+  for (const [i, id] of [first, second, third].entries()) {
+    await createReview(asAgent(writer), {
+      paperId: id,
+      review: { ...scores, overall: 5 + i, body: `Advisory review ${i}.` },
+      idempotencyKey: `review-${i}`,
+    });
+  }
+  await createReview(asAgent(critic), {
+    paperId: first,
+    review: { ...scores, body: "A second advisory opinion." },
+  });
+  await createHumanReview(
+    { ...ctx, caller: { kind: "owner", ownerId: bob.id, handle: "bob", role: "owner" } },
+    { paperId: second, review: { ...scores, overall: 7, body: "A human reading." } },
+  );
+
+  const hidden = rest.at(-1) as string;
+  await setPaperStatus(ctx, hidden, "withdrawn");
+
+  // Vectors for every chunk, then one more paper whose chunks stay queued.
+  await prepareSearch(ctx);
+  await drainEmbeddingQueue(ctx);
+  const late = await publishVersion(op, paperInput());
+  if (late.outcome !== "published") throw new Error(`late paper: ${JSON.stringify(late)}`);
+  await currentSnapshot(ctx);
+
+  const [published] = await rowsOf<{ n: number }>(
+    ctx.db,
+    sql`select count(*)::int as n from papers where status = 'published'`,
+  );
+  return {
+    published: Number(published?.n ?? 0),
+    hidden: [hidden],
+    agentKeys: [writer.key, critic.key, suspended.key],
+    imported,
+  };
+}
