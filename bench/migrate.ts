@@ -35,18 +35,18 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { restoreBackup, stagingDir, writeBackup } from "../src/services/operations/backup.ts";
 import { migrateToPostgres } from "../src/services/operations/migrate.ts";
 import { createHttpEmbedder } from "../src/services/search/embedder.ts";
+import { compareResponses } from "../src/testing/api-responses.ts";
 import {
-  collectApiResponses,
-  compareResponses,
-  EXACT_DENSE,
-} from "../src/testing/api-responses.ts";
-import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
-import { fixedClock, testContext } from "../src/testing/db.ts";
+  ARCHIVE_MODEL,
+  archiveResponses,
+  type PopulatedArchive,
+  populateArchive,
+} from "../src/testing/archive.ts";
+import { testContext } from "../src/testing/db.ts";
 import { startFakeEmbeddingServer } from "../src/testing/embeddings-server.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 
@@ -54,7 +54,6 @@ const PAPERS = Number(process.env.BENCH_PAPERS ?? 5000);
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 10);
 const BATCH = process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined;
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const MODEL = "fake-64";
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -67,7 +66,7 @@ async function main(): Promise<number> {
     `bench:migrate: ${PAPERS} abstracts + samples; ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`,
   );
   const embeddings = await startFakeEmbeddingServer(64);
-  const embedder = () => createHttpEmbedder({ url: embeddings.url, model: MODEL });
+  const embedder = () => createHttpEmbedder({ url: embeddings.url, model: ARCHIVE_MODEL });
   const keep = process.env.BENCH_KEEP_DIR;
   const root = mkdtempSync(join(tmpdir(), "quire-bench-migrate-"));
   const dataDir = keep ?? join(root, "data");
@@ -132,26 +131,10 @@ async function main(): Promise<number> {
       try {
         const collect = async (database: Database) => {
           const t0 = performance.now();
-          const app = buildApp({
-            services: testContext(database, {
-              clock: fixedClock(new Date("2026-11-21T12:00:00.000Z")),
-              embedder: embedder(),
-              search: EXACT_DENSE,
-            }),
-            logger: pino({ level: "silent" }),
-            baseUrl: "http://quire.test",
-            trustProxy: [],
+          const responses = await archiveResponses(database, archive, embedder(), {
+            withAgentKeys: true,
+            sample: SAMPLE,
           });
-          const responses = await collectApiResponses(
-            (path, init) => Promise.resolve(app.request(path, init)),
-            {
-              queries: SEARCH_QUERIES,
-              modes: ["lexical", "hybrid", "semantic"],
-              extraIds: archive.hidden,
-              agentKeys: archive.agentKeys,
-              sample: SAMPLE,
-            },
-          );
           return { responses, ms: performance.now() - t0 };
         };
         const a = await collect(source);

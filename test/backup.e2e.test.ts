@@ -15,60 +15,38 @@
  *   non-empty DATA_DIR (and moves it aside with --force), a damaged archive and a served
  *   DATA_DIR, and changes nothing then.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { summariseDb } from "../src/services/operations/backup.ts";
-import { createHttpEmbedder } from "../src/services/search/embedder.ts";
 import { rowsOf } from "../src/services/search/indexing.ts";
+import { compareResponses } from "../src/testing/api-responses.ts";
 import {
-  collectApiResponses,
-  compareResponses,
-  EXACT_DENSE,
-} from "../src/testing/api-responses.ts";
-import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
-import { fixedClock, testContext } from "../src/testing/db.ts";
-import {
-  type FakeEmbeddingServer,
-  startFakeEmbeddingServer,
-} from "../src/testing/embeddings-server.ts";
+  archiveResponses,
+  type EmbeddedArchive,
+  embeddedArchive,
+  type PopulatedArchive,
+} from "../src/testing/archive.ts";
 import { runQuire } from "../src/testing/quire-cli.ts";
 import { type ServedQuire, serveQuire } from "../src/testing/serve.ts";
 
-const MODEL = "fake-64";
-
-let embeddings: FakeEmbeddingServer;
+let fixture: EmbeddedArchive;
 let root: string;
 let dataDir: string;
 let archive: PopulatedArchive;
 let server: ServedQuire | undefined;
 let onlineBackup: string;
 
-const embedder = () => createHttpEmbedder({ url: embeddings.url, model: MODEL });
-
 beforeAll(async () => {
-  embeddings = await startFakeEmbeddingServer(64);
-  root = mkdtempSync(join(tmpdir(), "quire-backup-"));
-  dataDir = join(root, "data");
-  const database = await openDatabase({ dataDir });
-  try {
-    archive = await populateArchive(testContext(database, { embedder: embedder() }), {
-      abstracts: 40,
-    });
-  } finally {
-    await database.close();
-  }
+  fixture = await embeddedArchive("quire-backup-", { abstracts: 40 });
+  ({ root, dataDir, archive } = fixture);
 }, 600_000);
 
 afterAll(async () => {
   await server?.stop();
-  await embeddings?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 interface Posted {
@@ -248,20 +226,6 @@ async function expectSameTables(a: string, b: string) {
 }
 
 /** Every API response of the app over `database` (no `/me`: see the file's comment). */
-async function responses(database: Database) {
-  const app = buildApp({
-    services: testContext(database, {
-      clock: fixedClock(new Date("2026-11-21T12:00:00.000Z")),
-      embedder: embedder(),
-      search: EXACT_DENSE,
-    }),
-    logger: pino({ level: "silent" }),
-    baseUrl: "http://quire.test",
-    trustProxy: [],
-  });
-  return collectApiResponses((path, init) => Promise.resolve(app.request(path, init)), {
-    queries: SEARCH_QUERIES,
-    modes: ["lexical", "hybrid", "semantic"],
-    extraIds: archive.hidden,
-  });
+function responses(database: Database) {
+  return archiveResponses(database, archive, fixture.embedder());
 }

@@ -64,7 +64,6 @@ beforeAll(async () => {
     TRUST_PROXY: "127.0.0.1",
     SEED_SAMPLES: "true",
   };
-  // readyPath: /sign-in until /readyz exists (ops-runtime); then wait on /readyz.
   const started = await Promise.allSettled([serveQuire(env), serveQuire(env)]);
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {
@@ -112,7 +111,7 @@ function requestLines(instance: ServedQuire, ip: string, from = 0): Record<strin
 }
 
 /**
- * Waits (at most 10 s) until `instances` logged `expected` request lines for `ip` in all:
+ * Waits (at most 30 s, for a loaded machine) until `instances` logged `expected` request lines for `ip` in all:
  * a line is written after its response is sent and reaches us through a pipe, a moment late.
  */
 async function loggedRequests(
@@ -121,7 +120,7 @@ async function loggedRequests(
   expected: number,
   from: number[] = instances.map(() => 0),
 ): Promise<number[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const counts = instances.map((instance, i) => requestLines(instance, ip, from[i]).length);
     if (counts.reduce((x, y) => x + y, 0) >= expected || Date.now() > deadline) return counts;
@@ -236,14 +235,19 @@ describe("nginx in front of two instances", () => {
     const after = client();
     const pending = Array.from({ length: 40 }, () => get(inFlight, "/api/v1/papers?limit=5"));
     await a.kill();
-    const atKill = await Promise.all(pending);
-    // A read cut off by the kill is retried on B (proxy_next_upstream error); a 502 could
-    // only come from a request whose answer had begun when the process died.
-    const bad = atKill.filter((r) => r.status !== 200);
-    expect(
-      bad.every((r) => r.status === 502),
-      diagnostics(),
-    ).toBe(true);
+    const atKill = await Promise.allSettled(pending);
+    // A read cut off by the kill is retried on B (proxy_next_upstream error). Only a request
+    // whose answer had begun when the process died may fail: nginx answers 502 if no byte
+    // had reached the client yet, else it cuts the client's connection (a transport error).
+    // Any other status (a 500, a 504, a 429) would be a defect.
+    const unexpected = atKill.filter(
+      (r) => r.status === "fulfilled" && r.value.status !== 200 && r.value.status !== 502,
+    );
+    expect(unexpected, diagnostics()).toEqual([]);
+    for (const r of atKill) {
+      if (r.status === "rejected")
+        expect(String(r.reason), diagnostics()).toMatch(/ECONNRESET|socket hang up|aborted/i);
+    }
     const responses: PlainResponse[] = [];
     for (let i = 0; i < 30; i++) responses.push(await get(after, "/api/v1/papers?limit=5"));
     responses.push(

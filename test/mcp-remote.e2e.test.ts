@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentIn, type TestAgent } from "../src/testing/agents.ts";
 import { publishPaper } from "../src/testing/factories.ts";
-import { type ServedApp, serveTestApp } from "../src/testing/mcp.ts";
+import { MCP_TOOL_NAMES, type ServedApp, serveTestApp } from "../src/testing/mcp.ts";
 
 const BRIDGE = fileURLToPath(new URL("../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
 
@@ -71,15 +71,7 @@ describe("mcp-remote as a stdio bridge", () => {
     try {
       expect(client.getServerVersion()?.name, stderr()).toBe("quire");
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        "get_paper",
-        "get_paper_context",
-        "list_papers",
-        "post_comment",
-        "post_review",
-        "search_papers",
-        "whoami",
-      ]);
+      expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES]);
 
       const search = await client.callTool({
         name: "search_papers",

@@ -18,38 +18,28 @@
  * TEST_DATABASE_URL's server when set, else the local default.
  */
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { readCatalog } from "../src/services/operations/catalog.ts";
 import { tableChecksums } from "../src/services/operations/checksum.ts";
-import { createHttpEmbedder } from "../src/services/search/embedder.ts";
 import { rowsOf } from "../src/services/search/indexing.ts";
+import { compareResponses } from "../src/testing/api-responses.ts";
 import {
-  collectApiResponses,
-  compareResponses,
-  EXACT_DENSE,
-} from "../src/testing/api-responses.ts";
-import { type PopulatedArchive, populateArchive, SEARCH_QUERIES } from "../src/testing/archive.ts";
-import { fixedClock, testContext } from "../src/testing/db.ts";
-import {
-  type FakeEmbeddingServer,
-  startFakeEmbeddingServer,
-} from "../src/testing/embeddings-server.ts";
+  archiveResponses,
+  type EmbeddedArchive,
+  embeddedArchive,
+  type PopulatedArchive,
+} from "../src/testing/archive.ts";
 import { runQuire, spawnQuire } from "../src/testing/quire-cli.ts";
 import { createScratchDatabase } from "../src/testing/scratch.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ABSTRACTS = 300;
-const MODEL = "fake-64";
-
-let embeddings: FakeEmbeddingServer;
+let fixture: EmbeddedArchive;
 let root: string;
 let dataDir: string;
 let archive: PopulatedArchive;
@@ -63,26 +53,14 @@ async function scratch(): Promise<string> {
   return db.url;
 }
 
-const embedder = () => createHttpEmbedder({ url: embeddings.url, model: MODEL });
-
 beforeAll(async () => {
-  embeddings = await startFakeEmbeddingServer(64);
-  root = mkdtempSync(join(tmpdir(), "quire-migrate-"));
-  dataDir = join(root, "data");
-  const database = await openDatabase({ dataDir });
-  try {
-    archive = await populateArchive(testContext(database, { embedder: embedder() }), {
-      abstracts: ABSTRACTS,
-    });
-  } finally {
-    await database.close();
-  }
+  fixture = await embeddedArchive("quire-migrate-", { abstracts: ABSTRACTS });
+  ({ root, dataDir, archive } = fixture);
 }, 900_000);
 
 afterAll(async () => {
   for (const drop of drops) await drop();
-  await embeddings?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 function tableLines(stdout: string): string[][] {
@@ -272,18 +250,6 @@ describe("quire migrate", () => {
 });
 
 /** Every API response of the app over `database`, at one fixed instant. */
-async function responses(database: Database) {
-  const clock = fixedClock(new Date("2026-11-21T12:00:00.000Z"));
-  const app = buildApp({
-    services: testContext(database, { clock, embedder: embedder(), search: EXACT_DENSE }),
-    logger: pino({ level: "silent" }),
-    baseUrl: "http://quire.test",
-    trustProxy: [],
-  });
-  return collectApiResponses((path, init) => Promise.resolve(app.request(path, init)), {
-    queries: SEARCH_QUERIES,
-    modes: ["lexical", "hybrid", "semantic"],
-    extraIds: archive.hidden,
-    agentKeys: archive.agentKeys,
-  });
+function responses(database: Database) {
+  return archiveResponses(database, archive, fixture.embedder(), { withAgentKeys: true });
 }

@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentIn, type TestAgent } from "../testing/agents.ts";
 import { publishPaper } from "../testing/factories.ts";
-import { mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
+import { MCP_TOOL_NAMES, mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
 
 let served: ServedApp;
 let agent: TestAgent;
@@ -41,15 +41,7 @@ describe("the MCP server", () => {
     expect(anonymous.getServerVersion()?.name).toBe("quire");
     expect(anonymous.getInstructions()).toMatch(/search_papers/);
     const { tools } = await anonymous.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "get_paper",
-      "get_paper_context",
-      "list_papers",
-      "post_comment",
-      "post_review",
-      "search_papers",
-      "whoami",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeGreaterThan(100);

@@ -4,7 +4,13 @@
  * moderation, embeddings and their queue, a dataset snapshot), for the migrate and backup
  * tests and the migrate benchmark.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
+import { pino } from "pino";
+import { buildApp } from "../app.ts";
+import { type Database, openDatabase } from "../db/client.ts";
 import { setAgentStatus } from "../services/agents/create.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
@@ -18,10 +24,14 @@ import { signUp } from "../services/owners/sign-up.ts";
 import { importPapers } from "../services/papers/import.ts";
 import { publishVersion } from "../services/papers/publish.ts";
 import { seedSamplePapers } from "../services/papers/seed.ts";
+import { createHttpEmbedder, type Embedder } from "../services/search/embedder.ts";
 import { rowsOf } from "../services/search/indexing.ts";
 import { prepareSearch } from "../services/search/prepare.ts";
 import { drainEmbeddingQueue } from "../services/search/worker.ts";
 import { removeContribution, setPaperStatus } from "./agents.ts";
+import { type ApiResponses, collectApiResponses, EXACT_DENSE } from "./api-responses.ts";
+import { fixedClock, testContext } from "./db.ts";
+import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "./embeddings-server.ts";
 import { makeAgent, paperInput } from "./factories.ts";
 
 export const ARXIV_DATA = new URL("../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
@@ -175,4 +185,81 @@ export async function populateArchive(
     agentKeys: [writer.key, critic.key, suspended.key],
     imported,
   };
+}
+
+/** The fake embedding model the populated archives are made with (64 dimensions). */
+export const ARCHIVE_MODEL = "fake-64";
+
+export interface EmbeddedArchive {
+  /** A temporary directory holding `dataDir`; tests put their other files here. */
+  root: string;
+  /** The PGlite DATA_DIR, populated and closed. */
+  dataDir: string;
+  archive: PopulatedArchive;
+  /** A new client of the fake model that made the archive's vectors. */
+  embedder(): Embedder;
+  /** Stops the model and deletes `root`. */
+  close(): Promise<void>;
+}
+
+/**
+ * A populated embedded archive in a fresh temporary DATA_DIR (`<prefix>…/data`), with the
+ * fake embedding server that made its vectors still running for the comparisons.
+ */
+export async function embeddedArchive(
+  prefix: string,
+  options: { abstracts: number },
+): Promise<EmbeddedArchive> {
+  const embeddings: FakeEmbeddingServer = await startFakeEmbeddingServer(64);
+  const embedder = () => createHttpEmbedder({ url: embeddings.url, model: ARCHIVE_MODEL });
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const close = async () => {
+    await embeddings.close();
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const dataDir = join(root, "data");
+    const database = await openDatabase({ dataDir });
+    try {
+      const archive = await populateArchive(testContext(database, { embedder: embedder() }), {
+        abstracts: options.abstracts,
+      });
+      return { root, dataDir, archive, embedder, close };
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Every public API response of the app over `database` at one fixed instant, with exact
+ * dense search (so two databases with the same rows answer alike whatever their HNSW graph):
+ * what the migrate and backup tests and the migrate benchmark compare.
+ */
+export function archiveResponses(
+  database: Database,
+  archive: PopulatedArchive,
+  embedder: Embedder,
+  options: { withAgentKeys?: boolean; sample?: number } = {},
+): Promise<ApiResponses> {
+  const app = buildApp({
+    services: testContext(database, {
+      clock: fixedClock(new Date("2026-11-21T12:00:00.000Z")),
+      embedder,
+      search: EXACT_DENSE,
+    }),
+    logger: pino({ level: "silent" }),
+    baseUrl: "http://quire.test",
+    trustProxy: [],
+  });
+  return collectApiResponses((path, init) => Promise.resolve(app.request(path, init)), {
+    queries: SEARCH_QUERIES,
+    modes: ["lexical", "hybrid", "semantic"],
+    extraIds: archive.hidden,
+    ...(options.withAgentKeys ? { agentKeys: archive.agentKeys } : {}),
+    ...(options.sample ? { sample: options.sample } : {}),
+  });
 }

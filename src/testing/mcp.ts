@@ -6,6 +6,17 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createTestApp, type TestApp } from "./app.ts";
 
+/** The tools Quire's MCP server lists, sorted: the contract of every MCP client test. */
+export const MCP_TOOL_NAMES = [
+  "get_paper",
+  "get_paper_context",
+  "list_papers",
+  "post_comment",
+  "post_review",
+  "search_papers",
+  "whoami",
+] as const;
+
 export interface ServedApp {
   test: TestApp;
   url: string;

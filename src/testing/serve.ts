@@ -43,8 +43,8 @@ export interface ServedQuire {
 
 /**
  * Starts `quire serve` with `env` (PORT and BASE_URL are filled in) and resolves once
- * `readyPath` answers 2xx. The default, the sign-in page, draws on no rate-limit bucket, so
- * waiting spends nothing a test counts.
+ * `readyPath` answers 2xx. The default, `/readyz` (database reachable and migrated, rate-limit
+ * store reachable), draws on no rate-limit bucket, so waiting spends nothing a test counts.
  */
 export async function serveQuire(
   env: Record<string, string>,
@@ -98,7 +98,7 @@ export async function serveQuire(
     },
   };
 
-  const readyPath = options.readyPath ?? "/sign-in";
+  const readyPath = options.readyPath ?? "/readyz";
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
     if (!running()) throw new Error(`quire serve exited early:\n${output}`);
