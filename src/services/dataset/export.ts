@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chunks, owners, papers, paperVersions } from "../../db/schema/index.ts";
+import { isCurrentVersion } from "../papers/current-version.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "./schemas.ts";
 
@@ -110,10 +111,7 @@ async function* paperBatches(
         screenedBy: paperVersions.screenedBy,
       })
       .from(papers)
-      .innerJoin(
-        paperVersions,
-        and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-      )
+      .innerJoin(paperVersions, isCurrentVersion)
       .leftJoin(owners, eq(owners.id, papers.ownerId))
       // The bound on both join sides lets each index scan start at the cursor (a merge join
       // would otherwise read paper_versions from the start for every batch).

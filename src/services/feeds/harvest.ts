@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, min, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { owners, type PaperStatus, papers, paperVersions } from "../../db/schema/index.ts";
+import { isCurrentVersion } from "../papers/current-version.ts";
 
 /**
  * Statuses a harvester may learn about. Published papers are full records; withdrawn and
@@ -65,10 +66,7 @@ function selectRecords(db: Db) {
   return db
     .select(columns)
     .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    )
+    .innerJoin(paperVersions, isCurrentVersion)
     .leftJoin(owners, eq(owners.id, papers.ownerId));
 }
 

@@ -9,6 +9,7 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { isCurrentVersion } from "../papers/current-version.ts";
 import type { ScreeningReason } from "../screening/rules.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
@@ -77,10 +78,7 @@ function queueRows(ctx: ServiceContext, where: SQL, limit: number) {
       screenedAt: paperVersions.screenedAt,
     })
     .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    )
+    .innerJoin(paperVersions, isCurrentVersion)
     .leftJoin(owners, eq(owners.id, papers.ownerId))
     .where(where)
     .orderBy(asc(paperVersions.screenedAt), asc(papers.id))
@@ -91,10 +89,7 @@ async function queueCount(ctx: ServiceContext, where: SQL): Promise<number> {
   const [row] = await ctx.db
     .select({ n: count() })
     .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    )
+    .innerJoin(paperVersions, isCurrentVersion)
     .where(where);
   return Number(row?.n ?? 0);
 }

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { papers, paperVersions } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { isCurrentVersion } from "./current-version.ts";
 import { decodeCursor, encodeCursor, LIST_LIMIT } from "./list.ts";
 import type { PaperListItem } from "./schemas.ts";
 import { summaryColumns, toListItem } from "./summary.ts";
@@ -69,10 +70,7 @@ export async function browsePapers(
   const rows = await ctx.db
     .select({ ...summaryColumns, keywords: paperVersions.keywords })
     .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    )
+    .innerJoin(paperVersions, isCurrentVersion)
     .where(
       and(
         eq(papers.status, "published"),

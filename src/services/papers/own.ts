@@ -10,6 +10,7 @@ import {
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
+import { isCurrentVersion } from "./current-version.ts";
 
 /** A screening reason as the owner sees it, with the screener that gave it. */
 export interface OwnReason {
@@ -110,13 +111,7 @@ const columns = {
 };
 
 function selectOwn(db: Db) {
-  return db
-    .select(columns)
-    .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    );
+  return db.select(columns).from(papers).innerJoin(paperVersions, isCurrentVersion);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectOwn>["where"]>>[number];

@@ -1,7 +1,7 @@
 /** @module The one query shape behind every paper list item (list, detail, search). */
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { papers, paperVersions } from "../../db/schema/index.ts";
+import { isCurrentVersion } from "./current-version.ts";
 import { AI_LABEL, type PaperListItem } from "./schemas.ts";
 
 /**
@@ -30,13 +30,7 @@ export type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
 
 /** papers joined to their current version. */
 export function selectSummaries(db: Db) {
-  return db
-    .select(summaryColumns)
-    .from(papers)
-    .innerJoin(
-      paperVersions,
-      and(eq(paperVersions.paperId, papers.id), eq(paperVersions.version, papers.currentVersion)),
-    );
+  return db.select(summaryColumns).from(papers).innerJoin(paperVersions, isCurrentVersion);
 }
 
 export function toListItem(row: SummaryRow): PaperListItem {
