@@ -178,7 +178,8 @@ describe("LLM verdicts", () => {
         },
       ],
     };
-    const result = await publishVersion(owner, paperInput());
+    // A short body, so the rules warn too and their params can be checked.
+    const result = await publishVersion(owner, paperInput({ body: "## Note\n\nShort." }));
     if (result.outcome !== "published") throw new Error(`not published: ${result.outcome}`);
     const { screenings } = await stored(result.paper_id);
     expect(screenings.find((s) => s.screener === LLM)?.reasons).toEqual([
