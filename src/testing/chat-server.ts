@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface FakeReason {
   code: string;
   message: string;
+  /** The Spanish wording the prompt asks for; left out to play a model that omits it. */
+  message_es?: unknown;
   field?: string;
 }
 

@@ -108,6 +108,13 @@ describe("the queue", () => {
       '<link rel="alternate" hreflang="es" href="http://quire.test/es/moderation"/>',
     );
     expect(spanish.html).not.toContain(escaped(en.moderation.intro));
+    // Screening reasons in Spanish: headline and the detail with its specifics, no English.
+    const length = /The body is only (\d+) characters long/.exec(english.html)?.[1];
+    expect(length).toBeTruthy();
+    expect(spanish.html).toContain(escaped(es.submit.reasons.codes.body_short));
+    expect(spanish.html).toContain(`El cuerpo solo tiene ${length} caracteres (menos de 200).`);
+    expect(spanish.html).not.toContain("The body is only");
+    expect(spanish.html).not.toContain("Add the full text");
   });
 
   it("stays light when full: the oldest 15 of each queue, abstracts cut short", async () => {

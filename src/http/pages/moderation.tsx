@@ -27,6 +27,7 @@ import type { AppEnv } from "../env.ts";
 import { formatDate } from "./i18n/index.ts";
 import { CsrfField, ErrorSummary, Field, renderPage } from "./layout.tsx";
 import { type Page, registerPage, renderError } from "./page.ts";
+import { ReasonText } from "./screening-reasons.tsx";
 
 type PaperAction = "approve" | "reject" | "clear" | "remove";
 
@@ -190,8 +191,9 @@ function QueueItem(props: {
           ) : (
             <ul class="reasons">
               {s.reasons.map((r) => (
-                <li>
-                  <strong>{t.severities[r.severity]}</strong> {r.message}
+                <li data-code={r.code}>
+                  <strong>{t.severities[r.severity]}</strong>{" "}
+                  <ReasonText p={p} reason={{ ...r, screener: s.screener }} />
                 </li>
               ))}
             </ul>

@@ -46,6 +46,7 @@ import {
   ScoreList,
   VerificationBadge,
 } from "./reading-parts.tsx";
+import { ReasonText } from "./screening-reasons.tsx";
 
 /** Comments per page: 20 long comments still keep the page light. */
 export const COMMENTS_PAGE_SIZE = 20;
@@ -265,10 +266,11 @@ function PaperView({
         {data.warnings.length > 0 ? (
           <div class="warning" id="screening-warnings">
             <h3>{r.warningsTitle}</h3>
-            {p.lang === "en" ? null : <p class="muted">{r.warningsLanguage}</p>}
-            <ul lang="en">
+            <ul>
               {data.warnings.map((w) => (
-                <li>{w.message}</li>
+                <li data-code={w.code}>
+                  <ReasonText p={p} reason={{ ...w, severity: "warning" }} />
+                </li>
               ))}
             </ul>
           </div>

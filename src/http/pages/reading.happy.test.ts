@@ -217,9 +217,16 @@ describe("the paper page", () => {
     expect(res.html).toContain(escaped(en.reading.verification.warnings));
     const warnings = sectionById(res.html, "screening-warnings");
     expect(warnings).toContain(escaped(en.reading.paper.warningsTitle));
-    expect(warnings).toMatch(/The body is only \d+ characters long/);
+    expect(warnings).toContain("The body is only 34 characters long (under 200).");
+    expect(warnings).not.toContain('lang="');
     const spanish = await new PageClient(test).get(`/es/papers/${short}`);
-    expect(spanish.html).toContain(escaped(es.reading.paper.warningsLanguage));
+    const notes = sectionById(spanish.html, "screening-warnings");
+    expect(notes).toContain(escaped(es.reading.paper.warningsTitle));
+    expect(notes).toContain(escaped(es.submit.reasons.codes.body_short));
+    expect(notes).toContain("El cuerpo solo tiene 34 caracteres (menos de 200).");
+    expect(notes).not.toContain('lang="en"');
+    expect(spanish.html).not.toContain("The body is only");
+    expect(spanish.html).not.toContain("Add the full text");
   });
 
   it("lists every version with its changelog; each version is readable at {id}vN", async () => {

@@ -6,6 +6,7 @@ import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, ErrorSummary } from "./layout.tsx";
 import { renderMarkdown } from "./markdown.ts";
 import type { Page } from "./page.ts";
+import { ReasonText, reasonWords, type ShownReason } from "./screening-reasons.tsx";
 
 export const PAPER_FIELDS = [
   "title",
@@ -108,21 +109,7 @@ export function paperFieldErrors(
   return out;
 }
 
-export interface ShownReason {
-  code: string;
-  severity: "reject" | "warning";
-  field: string | null;
-  message: string;
-  screener?: string;
-}
-
-/** A reason's headline in the page's language; unknown codes fall back to the message. */
-export function reasonHeadline(p: Page, code: string): string | null {
-  const codes = p.t.submit.reasons.codes;
-  return Object.hasOwn(codes, code) ? codes[code as keyof typeof codes] : null;
-}
-
-/** Screening reasons: a translated headline, then the screener's own words as detail. */
+/** Screening reasons, each worded for the page's language (see ReasonText). */
 export function ReasonList({
   p,
   reasons,
@@ -133,30 +120,13 @@ export function ReasonList({
   id?: string;
 }) {
   if (reasons.length === 0) return null;
-  const r = p.t.submit.reasons;
   return (
     <ul class="screening-reasons" id={id}>
-      {reasons.map((reason) => {
-        const headline = reasonHeadline(p, reason.code);
-        return (
-          <li
-            class={`screening-reason screening-reason-${reason.severity}`}
-            data-code={reason.code}
-          >
-            {headline ? (
-              <>
-                <strong>{headline}</strong>
-                <br />
-                <span class="muted">
-                  {r.details}: {reason.message}
-                </span>
-              </>
-            ) : (
-              <strong>{reason.message}</strong>
-            )}
-          </li>
-        );
-      })}
+      {reasons.map((reason) => (
+        <li class={`screening-reason screening-reason-${reason.severity}`} data-code={reason.code}>
+          <ReasonText p={p} reason={reason} />
+        </li>
+      ))}
     </ul>
   );
 }
@@ -167,7 +137,8 @@ export function reasonFieldErrors(p: Page, reasons: readonly ShownReason[]): Fie
   for (const reason of reasons) {
     if (reason.severity !== "reject" || !reason.field) continue;
     if (!(PAPER_FIELDS as readonly string[]).includes(reason.field) || out[reason.field]) continue;
-    out[reason.field] = reasonHeadline(p, reason.code) ?? reason.message;
+    const words = reasonWords(p.t, reason);
+    out[reason.field] = words.headline ?? words.detail ?? reason.message;
   }
   return out;
 }

@@ -18,6 +18,14 @@ import {
 let app: SubmitTestApp;
 const CATALOG = { en: en.submit, es: es.submit };
 const LANGS = ["en", "es"] as const;
+if (es.screening.written !== "catalog") throw new Error("Spanish reasons come from a catalog");
+const ES_SCREENING = es.screening;
+
+/** Each language sees its own wording of a reason and never the other's. */
+function expectWording(lang: "en" | "es", html: string, english: string, spanish: string) {
+  expect(html).toContain(escaped(lang === "en" ? english : spanish));
+  expect(html).not.toContain(escaped(lang === "en" ? spanish : english));
+}
 
 beforeAll(async () => {
   app = await startSubmitApp();
@@ -86,19 +94,50 @@ describe.each(LANGS)("/submit in %s", (lang) => {
     expect(api.status).toBe(200);
   });
 
-  it("publishes a flagged paper with its warnings, translated with the model's detail", async () => {
+  it("publishes a flagged paper with its warnings, the model's detail in the page's language", async () => {
     app.llm.behaviour = {
       kind: "verdict",
       verdict: "flag",
-      reasons: [{ code: "spam", message: "Mentions a product by name." }],
+      reasons: [
+        {
+          code: "spam",
+          message: "Mentions a product by name.",
+          message_es: "Menciona un producto por su nombre.",
+        },
+      ],
     };
     const client = await owner(lang);
     const res = await postPaperForm(client, at("/submit"), paperForm());
+    const id = redirectedPaperId(res);
     const page = await client.get(res.location as string);
     expect(page.html).toContain(escaped(t.paper.publishedWarnings));
     expect(page.html).toContain(escaped(t.reasons.codes.spam));
-    expect(page.html).toContain("Mentions a product by name.");
+    expectWording(
+      lang,
+      page.html,
+      "Mentions a product by name.",
+      "Menciona un producto por su nombre.",
+    );
     expect(page.html).toContain(escaped(`${t.status.published} (${t.status.warnings})`));
+    // The public page lists the model's warning beside the rules' ones, worded the same way.
+    const paper = await client.get(at(`/papers/${id}`));
+    expect(paper.status).toBe(200);
+    const notes = /id="screening-warnings"[\s\S]*?<\/div>/.exec(paper.html)?.[0] ?? "";
+    expect(notes).toContain(escaped(t.reasons.codes.spam));
+    expectWording(
+      lang,
+      notes,
+      "Mentions a product by name.",
+      "Menciona un producto por su nombre.",
+    );
+    expect(notes).not.toContain('lang="en"');
+    const mine = await client.get(at("/my/papers"));
+    expectWording(
+      lang,
+      mine.html,
+      "Mentions a product by name.",
+      "Menciona un producto por su nombre.",
+    );
   });
 
   it("shows a rejection's reasons above the kept form (422)", async () => {
@@ -113,11 +152,14 @@ describe.each(LANGS)("/submit in %s", (lang) => {
     expect(res.status).toBe(422);
     expect(res.html).toContain(escaped(t.outcome.rejectedTitle));
     expect(res.html).toContain(escaped(t.reasons.codes.not_a_paper));
-    expect(res.html).toContain(`${escaped(t.reasons.details)}: This is a shopping list.`);
+    // The model gave no Spanish wording: Spanish pages say so rather than show the English.
+    expectWording(lang, res.html, "This is a shopping list.", ES_SCREENING.llmOtherLanguage);
+    expect(res.html).not.toContain("Detalle (en inglés)");
     expect(res.html).toContain(`value="${escaped(fields.title as string)}"`);
     const mine = await client.get(at("/my/papers"));
     expect(mine.html).toContain('id="rejected-submissions"');
-    expect(mine.html).toContain("This is a shopping list.");
+    expect(mine.html).toContain(escaped(t.reasons.codes.not_a_paper));
+    expectWording(lang, mine.html, "This is a shopping list.", ES_SCREENING.llmOtherLanguage);
   });
 
   it("puts a rule rejection beside its field", async () => {
@@ -132,6 +174,14 @@ describe.each(LANGS)("/submit in %s", (lang) => {
       `<p class="field-error" id="paper-abstract-error">${escaped(t.reasons.codes.prompt_injection)}</p>`,
     );
     expect(app.llm.requests).toHaveLength(0);
+    // The detail, with the quoted phrase and where it is, in the page's language only.
+    const at_ = Array.from(fields.abstract as string).length + 2;
+    const english = `The abstract contains instructions addressed to an AI model or reviewer: "Ignore all previous instructions" (at character ${at_}).`;
+    const spanish = `El resumen contiene instrucciones dirigidas a un modelo o a un revisor de IA: «Ignore all previous instructions» (en el carácter ${at_}).`;
+    expectWording(lang, res.html, english, spanish);
+    const mine = await client.get(at("/my/papers"));
+    const rejected = /id="rejected-submissions"[\s\S]*<\/table>/.exec(mine.html)?.[0] ?? "";
+    expectWording(lang, rejected, english, spanish);
   });
 
   it("holds a paper the model cannot judge and says what happens next", async () => {
@@ -144,6 +194,12 @@ describe.each(LANGS)("/submit in %s", (lang) => {
     expect(page.html).toContain(escaped(t.paper.held));
     expect(page.html).toContain(escaped(t.paper.heldNext));
     expect(page.html).toContain(escaped(t.reasons.codes.llm_unavailable));
+    expectWording(
+      lang,
+      page.html,
+      "The automated reviewer (llm:judge-1) gave no verdict: The LLM screener answered HTTP 503 (2 attempts).",
+      "El revisor de IA (llm:judge-1) no dio ningún veredicto: respondió con el código de estado HTTP 503 (2 intentos).",
+    );
     expect(page.html).not.toContain('id="public-link"');
     expect((await app.test.app.request(`/api/v1/papers/${id}`)).status).toBe(404);
   });

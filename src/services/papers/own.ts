@@ -10,6 +10,7 @@ import {
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
+import type { ReasonParams } from "../screening/reasons.ts";
 import { isCurrentVersion } from "./current-version.ts";
 
 /** A screening reason as the owner sees it, with the screener that gave it. */
@@ -17,7 +18,10 @@ export interface OwnReason {
   code: string;
   severity: "reject" | "warning";
   field: string | null;
+  /** In English, as the screener wrote it. */
   message: string;
+  /** The specifics of the message, for pages in other languages; absent on old rows. */
+  params?: ReasonParams;
   screener: string;
 }
 
@@ -86,10 +90,15 @@ function reasonsOf(stored: unknown, screener: string): OwnReason[] {
         severity: reason.severity === "reject" ? "reject" : "warning",
         field: typeof reason.field === "string" ? reason.field : null,
         message: reason.message,
+        ...(isParams(reason.params) ? { params: reason.params } : {}),
         screener,
       },
     ];
   });
+}
+
+function isParams(value: unknown): value is ReasonParams {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Rules first, then the LLM: the order the screeners ran in. */

@@ -166,6 +166,39 @@ describe("LLM verdicts", () => {
     expect(body.paper.verification.status).toBe("warnings");
   });
 
+  it("stores the model's Spanish wording with the reason, when it gives one", async () => {
+    server.behaviour = {
+      kind: "verdict",
+      verdict: "flag",
+      reasons: [
+        {
+          code: "spam",
+          message: "It reads like an advertisement.",
+          message_es: "Parece un anuncio.",
+        },
+      ],
+    };
+    // A short body, so the rules warn too and their params can be checked.
+    const result = await publishVersion(owner, paperInput({ body: "## Note\n\nShort." }));
+    if (result.outcome !== "published") throw new Error(`not published: ${result.outcome}`);
+    const { screenings } = await stored(result.paper_id);
+    expect(screenings.find((s) => s.screener === LLM)?.reasons).toEqual([
+      {
+        code: "spam",
+        severity: "warning",
+        field: null,
+        message: "It reads like an advertisement.",
+        params: { message_es: "Parece un anuncio." },
+      },
+    ]);
+    // The rules' reasons carry their params too, through the jsonb column unchanged.
+    const rules = screenings.find((s) => s.screener === RULE_SCREENER_ID);
+    expect(rules?.reasons).toEqual(result.screening.reasons.slice(0, -1));
+    const ruleReasons = (rules?.reasons ?? []) as { params?: unknown }[];
+    expect(ruleReasons.length).toBeGreaterThan(0);
+    for (const r of ruleReasons) expect(r.params).toBeTypeOf("object");
+  });
+
   it("reject: no paper, both screenings kept for the owner with the model's reasons", async () => {
     server.behaviour = {
       kind: "verdict",
@@ -218,7 +251,12 @@ describe("LLM verdicts", () => {
 });
 
 describe("no verdict: the paper is held", () => {
-  async function expectHeld(ctx: ServiceContext, word: string, reason: RegExp) {
+  async function expectHeld(
+    ctx: ServiceContext,
+    word: string,
+    reason: RegExp,
+    problem: Record<string, unknown>,
+  ) {
     const before = await counts();
     const result = await publishVersion(ctx, marked(word));
     expect(result.outcome).toBe("held");
@@ -236,7 +274,12 @@ describe("no verdict: the paper is held", () => {
     ]);
     const llm = screenings.find((s) => s.screener === LLM);
     expect(llm?.outcome).toBe("warnings");
-    expect(llm?.reasons).toEqual([expect.objectContaining({ code: "llm_unavailable" })]);
+    expect(llm?.reasons).toEqual([
+      expect.objectContaining({
+        code: "llm_unavailable",
+        params: { screener: LLM, attempts: 3, ...problem },
+      }),
+    ]);
     // Stored whole (chunks ready for a moderator to publish), but not indexed.
     const after = await counts();
     expect(after.papers).toBe((before.papers ?? 0) + 1);
@@ -256,12 +299,22 @@ describe("no verdict: the paper is held", () => {
   }
 
   it("when the model is down (connection refused)", async () => {
-    await expectHeld(withScreener(owner, await refusedUrl()), "quokkarium", /could not be reached/);
+    await expectHeld(
+      withScreener(owner, await refusedUrl()),
+      "quokkarium",
+      /could not be reached/,
+      {
+        problem: "unreachable",
+      },
+    );
   });
 
   it("when the model is slower than the timeout", async () => {
     server.behaviour = { kind: "slow", ms: 1500 };
-    await expectHeld(owner, "wombatite", /did not answer within 300 ms/);
+    await expectHeld(owner, "wombatite", /did not answer within 300 ms/, {
+      problem: "timeout",
+      timeout_ms: 300,
+    });
   });
 
   it.each([
@@ -272,7 +325,7 @@ describe("no verdict: the paper is held", () => {
     "when the model answers %s (three times)",
     async (_name, behaviour, word) => {
       server.behaviour = behaviour;
-      await expectHeld(owner, word, /LLM screener/);
+      await expectHeld(owner, word, /LLM screener/, { problem: "invalid_answer" });
       expect(server.requests).toHaveLength(3);
     },
   );

@@ -19,6 +19,7 @@ import {
   NEAR_DUPLICATE_MAX_DISTANCE,
 } from "../screening/fingerprint.ts";
 import { type LlmScreener, LlmScreenerError, type LlmVerdict } from "../screening/llm.ts";
+import type { ReasonParams, SystemReasonParams } from "../screening/reasons.ts";
 import {
   type DuplicateEvidence,
   type ScreeningInput,
@@ -61,7 +62,7 @@ const MAX_SEQ_PER_MONTH = 99_999;
 /** The LLM screener's part in one submission: its verdict, or why there is none. */
 type LlmRun =
   | { kind: "verdict"; screener: LlmScreener; verdict: LlmVerdict }
-  | { kind: "unavailable"; screener: LlmScreener; message: string };
+  | { kind: "unavailable"; screener: LlmScreener; message: string; params: ReasonParams };
 
 /**
  * Screens, assigns the `YYMM.NNNNN` id, chunks and stores a version. The rule screener
@@ -240,7 +241,16 @@ async function runLlm(
     if (known)
       ctx.logger.warn({ screener: screener.id, reason: message }, "LLM screener gave no verdict");
     else ctx.logger.error({ screener: screener.id, err: error }, "LLM screener failed");
-    return { kind: "unavailable", screener, message };
+    const params: SystemReasonParams["llm_unavailable"] = known
+      ? {
+          screener: screener.id,
+          problem: error.problem,
+          ...(error.detail.status !== undefined ? { status: error.detail.status } : {}),
+          ...(error.detail.timeoutMs !== undefined ? { timeout_ms: error.detail.timeoutMs } : {}),
+          ...(error.attempts !== undefined ? { attempts: error.attempts } : {}),
+        }
+      : { screener: screener.id, problem: "unexpected" };
+    return { kind: "unavailable", screener, message, params };
   }
 }
 
@@ -255,6 +265,7 @@ function llmOutcome(run: LlmRun): ScreeningOutcome {
           severity: "warning",
           field: null,
           message: `The automated reviewer (${run.screener.id}) gave no verdict: ${run.message} The paper is held until a moderator publishes or rejects it.`,
+          params: run.params,
         },
       ],
       language: "und",

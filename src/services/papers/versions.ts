@@ -1,8 +1,9 @@
 /** @module listPaperVersions: every version of a visible paper with its changelog and screening. */
-import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { papers, paperVersions, screeningResults } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
+import type { ReasonParams } from "../screening/reasons.ts";
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 
@@ -18,7 +19,12 @@ export interface VersionEntry {
 export interface ScreeningWarning {
   code: string;
   field: string | null;
+  /** In English, as the screener wrote it. */
   message: string;
+  /** The specifics of the message, for pages in other languages; absent on old rows. */
+  params?: ReasonParams;
+  /** Which screener noted it: `quire-rules/…` or `llm:<model>`. */
+  screener: string;
 }
 
 export interface PaperVersions {
@@ -82,7 +88,8 @@ export async function listPaperVersions(
  * The warnings automated screening recorded for one published version (empty when it
  * passed clean). They are shown to readers beside the "passed with warnings" badge, since a
  * badge alone does not say what to read with care. Only `warning`-severity reasons exist for
- * a published version; `reject` ones never publish.
+ * a published version; `reject` ones never publish. Every screener's record of the version
+ * counts (rules first, then the LLM's), as the owner sees them.
  */
 export async function getScreeningWarnings(
   ctx: ServiceContext,
@@ -96,8 +103,8 @@ export async function getScreeningWarnings(
     .where(eq(papers.id, ref.id))
     .limit(1);
   if (!paper || !canSeePaper(ctx.caller, paper)) throw paperNotFound(input.id);
-  const [row] = await ctx.db
-    .select({ reasons: screeningResults.reasons })
+  const rows = await ctx.db
+    .select({ reasons: screeningResults.reasons, screener: screeningResults.screener })
     .from(screeningResults)
     .where(
       and(
@@ -106,19 +113,29 @@ export async function getScreeningWarnings(
         isNotNull(screeningResults.version),
       ),
     )
-    .orderBy(desc(screeningResults.createdAt))
-    .limit(1);
-  const reasons = Array.isArray(row?.reasons) ? (row.reasons as unknown[]) : [];
+    .orderBy(asc(screeningResults.createdAt), asc(screeningResults.id));
+  rows.sort(
+    (a, b) => Number(a.screener.startsWith("llm:")) - Number(b.screener.startsWith("llm:")),
+  );
   const out: ScreeningWarning[] = [];
-  for (const reason of reasons) {
-    if (typeof reason !== "object" || reason === null) continue;
-    const r = reason as Record<string, unknown>;
-    if (r.severity !== "warning" || typeof r.message !== "string") continue;
-    out.push({
-      code: typeof r.code === "string" ? r.code : "warning",
-      field: typeof r.field === "string" ? r.field : null,
-      message: r.message,
-    });
+  for (const row of rows) {
+    const reasons = Array.isArray(row.reasons) ? (row.reasons as unknown[]) : [];
+    for (const reason of reasons) {
+      if (typeof reason !== "object" || reason === null) continue;
+      const r = reason as Record<string, unknown>;
+      if (r.severity !== "warning" || typeof r.message !== "string") continue;
+      out.push({
+        code: typeof r.code === "string" ? r.code : "warning",
+        field: typeof r.field === "string" ? r.field : null,
+        message: r.message,
+        ...(isParams(r.params) ? { params: r.params } : {}),
+        screener: row.screener,
+      });
+    }
   }
   return out;
+}
+
+function isParams(value: unknown): value is ReasonParams {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -139,6 +139,58 @@ describe("verdicts", () => {
     });
   });
 
+  it("keeps the model's Spanish wording in params, and works without it", async () => {
+    server.behaviour = {
+      kind: "verdict",
+      verdict: "flag",
+      reasons: [
+        { code: "spam", message: "Promotes a product.", message_es: "  Promociona un\nproducto. " },
+        { code: "spam", message: "Links to a shop." },
+        { code: "nonsense", message: "Noise.", message_es: 42 },
+        { code: "other", message: "Odd.", message_es: "" },
+      ],
+    };
+    const { reasons } = await screener().screen(paperInput());
+    expect(reasons).toEqual([
+      {
+        code: "spam",
+        severity: "warning",
+        field: null,
+        message: "Promotes a product.",
+        params: { message_es: "Promociona un producto." },
+      },
+      { code: "spam", severity: "warning", field: null, message: "Links to a shop." },
+      { code: "nonsense", severity: "warning", field: null, message: "Noise." },
+      { code: "other", severity: "warning", field: null, message: "Odd." },
+    ]);
+    expect(SCREENER_SYSTEM_PROMPT).toContain('"message_es": "<the same sentences in Spanish>"');
+  });
+
+  it("cleans the Spanish wording as it cleans the English", () => {
+    const verdict = parseVerdict({
+      choices: [
+        {
+          message: {
+            content: JSON.stringify({
+              verdict: "reject",
+              reasons: [
+                {
+                  code: "secret",
+                  message: "A key is exposed.",
+                  message_es: `La clave ghp_${"B".repeat(36)} está expuesta. ${"y".repeat(900)}`,
+                },
+              ],
+            }),
+          },
+        },
+      ],
+    });
+    const spanish = String(verdict.reasons[0]?.params?.message_es ?? "");
+    expect(spanish).toMatch(/^La clave ghp_/);
+    expect(spanish).not.toContain("B".repeat(36));
+    expect(Array.from(spanish).length).toBeLessThanOrEqual(500);
+  });
+
   it("cleans what the model wrote before anyone sees it: codes, secrets, length", () => {
     const verdict = parseVerdict({
       choices: [
@@ -166,7 +218,11 @@ describe("verdicts", () => {
   it("gives a reject without reasons a generic one, and drops reasons from a pass", () => {
     const content = (v: unknown) => ({ choices: [{ message: { content: JSON.stringify(v) } }] });
     expect(parseVerdict(content({ verdict: "reject" })).reasons).toEqual([
-      expect.objectContaining({ code: "other", severity: "reject" }),
+      expect.objectContaining({
+        code: "other",
+        severity: "reject",
+        params: { unexplained: true },
+      }),
     ]);
     expect(
       parseVerdict(content({ verdict: "pass", reasons: [{ code: "spam", message: "m" }] })),
@@ -194,6 +250,7 @@ describe("failures: retried, then an LlmScreenerError", () => {
     server.behaviour = { kind: "status", status: 503 };
     const error = await failure(screener().screen(paperInput()));
     expect(error.message).toBe("The LLM screener answered HTTP 503 (3 attempts).");
+    expect(error).toMatchObject({ problem: "http_status", detail: { status: 503 }, attempts: 3 });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -208,6 +265,7 @@ describe("failures: retried, then an LlmScreenerError", () => {
   it("reports a refused connection", async () => {
     const error = await failure(screener({ url: await refusedUrl() }).screen(paperInput()));
     expect(error.message).toBe("The LLM screener could not be reached (3 attempts).");
+    expect(error).toMatchObject({ problem: "unreachable", attempts: 3 });
   });
 
   it("times out a slow model", async () => {
@@ -215,6 +273,7 @@ describe("failures: retried, then an LlmScreenerError", () => {
     server.behaviour = { kind: "slow", ms: 1500 };
     const error = await failure(screener({ timeoutMs: 100 }).screen(paperInput()));
     expect(error.message).toBe("The LLM screener did not answer within 100 ms (3 attempts).");
+    expect(error).toMatchObject({ problem: "timeout", detail: { timeoutMs: 100 } });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -232,6 +291,7 @@ describe("failures: retried, then an LlmScreenerError", () => {
     server.behaviour = behaviour;
     const error = await failure(screener().screen(paperInput()));
     expect(error.message).toContain(message);
+    expect(error.problem).toBe("invalid_answer");
     expect(server.requests).toHaveLength(3);
   });
 });

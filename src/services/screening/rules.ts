@@ -2,6 +2,9 @@
 import { NEAR_DUPLICATE_MAX_DISTANCE } from "./fingerprint.ts";
 import { analyzeLanguage } from "./language.ts";
 import { findSecrets, type PatternHit, redactSecrets, scanPromptInjection } from "./patterns.ts";
+import type { ReasonParams, RuleReasonCode, RuleReasonParams } from "./reasons.ts";
+
+export type { ReasonParams, RuleReasonCode } from "./reasons.ts";
 
 export type ScreeningStatus = "passed" | "warnings" | "rejected";
 
@@ -11,7 +14,13 @@ export interface ScreeningReason {
   code: string;
   severity: "reject" | "warning";
   field: ScreeningField | null;
+  /** In English; the specifics it names are also in `params`, for other languages. */
   message: string;
+  /**
+   * The specifics of the message (limits, lengths, positions, quoted matches, ids): the
+   * shape per rule code is `RULE_REASON_PARAMS`. Absent on rows stored before params were.
+   */
+  params?: ReasonParams;
 }
 
 export interface ScreeningInput {
@@ -82,11 +91,15 @@ function codePoints(s: string): number {
   return s.length - (s.match(/[\udc00-\udfff]/g)?.length ?? 0);
 }
 
-/** Quotes submitted text safely: secrets redacted first, then truncated, never raw. */
-function quote(s: string, options: ScreeningOptions): string {
+/** Submitted text made safe to quote: secrets redacted first, then truncated, never raw. */
+function quotable(s: string, options: ScreeningOptions): string {
   const flat = redactSecrets(s, options).replace(/\s+/g, " ").trim();
   const chars = Array.from(flat);
-  return `"${chars.length > QUOTE_MAX ? `${chars.slice(0, QUOTE_MAX - 1).join("")}…` : flat}"`;
+  return chars.length > QUOTE_MAX ? `${chars.slice(0, QUOTE_MAX - 1).join("")}…` : flat;
+}
+
+function quote(s: string, options: ScreeningOptions): string {
+  return `"${quotable(s, options)}"`;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -180,24 +193,26 @@ function countLetters(s: string, into: { letters: number; visible: number }): vo
   into.visible += visible;
 }
 
-type Emit = (
-  code: string,
+type Emit = <C extends RuleReasonCode>(
+  code: C,
   severity: ScreeningReason["severity"],
   field: ScreeningField | null,
   message: string,
+  params: RuleReasonParams[C],
 ) => void;
 
 function checkLengths(input: ScreeningInput, emit: Emit): void {
   const L = SCREENING_LIMITS;
   const title = input.title.trim();
   const titleLength = codePoints(title);
-  if (titleLength === 0) emit("title_missing", "reject", "title", "A title is required.");
+  if (titleLength === 0) emit("title_missing", "reject", "title", "A title is required.", {});
   else if (titleLength < L.titleMin) {
     emit(
       "title_too_short",
       "reject",
       "title",
       `The title must be at least ${L.titleMin} characters long; it has ${titleLength}.`,
+      { min: L.titleMin, length: titleLength },
     );
   } else if (titleLength > L.titleMax) {
     emit(
@@ -205,6 +220,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "title",
       `The title must be at most ${L.titleMax} characters long; it has ${titleLength}. Move detail into the abstract.`,
+      { max: L.titleMax, length: titleLength },
     );
   }
   if (/[\r\n\u2028\u2029]/.test(title)) {
@@ -213,18 +229,20 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "title",
       "The title must be a single line; remove the line breaks.",
+      {},
     );
   }
 
   const abstractLength = codePoints(input.abstract.trim());
   if (abstractLength === 0)
-    emit("abstract_missing", "reject", "abstract", "An abstract is required.");
+    emit("abstract_missing", "reject", "abstract", "An abstract is required.", {});
   else if (abstractLength < L.abstractMin) {
     emit(
       "abstract_too_short",
       "reject",
       "abstract",
       `The abstract must be at least ${L.abstractMin} characters long; it has ${abstractLength}.`,
+      { min: L.abstractMin, length: abstractLength },
     );
   } else if (abstractLength > L.abstractMax) {
     emit(
@@ -232,6 +250,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "abstract",
       `The abstract must be at most ${L.abstractMax} characters long; it has ${abstractLength}. Move the rest into the body.`,
+      { max: L.abstractMax, length: abstractLength },
     );
   }
 
@@ -243,6 +262,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "body",
       `The body must be at most ${L.bodyMax.toLocaleString("en")} characters long; it has ${bodyLength.toLocaleString("en")}. Split the work or move supplementary material elsewhere.`,
+      { max: L.bodyMax, length: bodyLength },
     );
   } else if (trimmedBody === 0) {
     emit(
@@ -250,6 +270,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "warning",
       "body",
       "The body is empty, so the paper will be published as an abstract-only record. Add the full text if you have it.",
+      { min: L.bodyShort, length: 0 },
     );
   } else if (trimmedBody < L.bodyShort) {
     emit(
@@ -257,6 +278,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "warning",
       "body",
       `The body is only ${trimmedBody} characters long (under ${L.bodyShort}). Add the full text if you have it.`,
+      { min: L.bodyShort, length: trimmedBody },
     );
   }
   if (bodyLength > L.bodySectionsExpected && bodyLength <= L.bodyMax && !hasHeading(input.body)) {
@@ -265,6 +287,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "warning",
       "body",
       "The body has no Markdown headings. Structure it into sections (e.g. '## Introduction', '## Methods') so readers can navigate it.",
+      {},
     );
   }
 
@@ -275,6 +298,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "ai_model",
       "Name the AI model that wrote the paper in ai_model (for example 'claude-opus-4').",
+      {},
     );
   } else if (aiModel > L.aiModelMax) {
     emit(
@@ -282,6 +306,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "ai_model",
       `ai_model must be at most ${L.aiModelMax} characters long; it has ${aiModel}. Give only the model name.`,
+      { max: L.aiModelMax, length: aiModel },
     );
   }
 
@@ -292,6 +317,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "license",
       "A license is required (for example 'CC-BY-4.0').",
+      {},
     );
   } else if (license > L.licenseMax) {
     emit(
@@ -299,6 +325,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "license",
       `The license must be at most ${L.licenseMax} characters long (an SPDX identifier such as 'CC-BY-4.0'); it has ${license}.`,
+      { max: L.licenseMax, length: license },
     );
   }
 
@@ -308,6 +335,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "keywords",
       `At most ${L.keywordsMax} keywords are allowed; there are ${input.keywords.length}.`,
+      { max: L.keywordsMax, count: input.keywords.length },
     );
   }
   const bad: number[] = [];
@@ -322,6 +350,7 @@ function checkLengths(input: ScreeningInput, emit: Emit): void {
       "reject",
       "keywords",
       `Each keyword must be 1–${L.keywordMax} characters long; ${bad.length === 1 ? "keyword" : "keywords"} ${listed} ${bad.length === 1 ? "is" : "are"} empty or too long.`,
+      { max: L.keywordMax, positions: bad.slice(0, 10), count: bad.length },
     );
   }
 }
@@ -344,6 +373,7 @@ function checkProse(
       "reject",
       field,
       `Only ${Math.round(ratio * 100)}% of the abstract and body are letters (at least ${L.minLetterRatio * 100}% is required). Papers must be written in prose; move data, code and tables into supplementary files.`,
+      { percent: Math.round(ratio * 100), min_percent: L.minLetterRatio * 100 },
     );
   }
   const repeated = mostRepeatedLine(body);
@@ -357,6 +387,11 @@ function checkProse(
       "warning",
       "body",
       `The line ${quote(repeated.line, options)} makes up ${repeated.count} of the body's ${repeated.lines} lines. Remove the repetition.`,
+      {
+        line: quotable(repeated.line, options),
+        count: repeated.count,
+        lines: repeated.lines,
+      },
     );
   }
 }
@@ -370,6 +405,7 @@ function checkLanguage(input: ScreeningInput, body: string, emit: Emit): string 
       "warning",
       field,
       "The language of the abstract and body could not be determined. Make sure they are written as natural-language sentences, not lists of terms, formulas or code.",
+      {},
     );
     return overall.language;
   }
@@ -388,6 +424,7 @@ function checkLanguage(input: ScreeningInput, body: string, emit: Emit): string 
         "warning",
         "abstract",
         `The title and abstract appear to be in ${languageName(front.language)} but the body in ${languageName(main.language)}. Any language is welcome, but the abstract should describe the body in the same language (add a translation to the body if you want both).`,
+        { front: front.language, body: main.language },
       );
     }
   }
@@ -402,6 +439,7 @@ function checkDuplicates(evidence: DuplicateEvidence, emit: Emit): void {
       "reject",
       null,
       `This text is identical (ignoring case, whitespace and Markdown formatting) to paper ${exact}. Submit changes to that paper as a new version instead of a new paper.`,
+      { paper_id: exact },
     );
   }
   const near = new Map<string, number>();
@@ -422,6 +460,7 @@ function checkDuplicates(evidence: DuplicateEvidence, emit: Emit): void {
       "warning",
       null,
       `This text is nearly identical to ${ids.length === 1 ? "paper" : "papers"} ${listed}${more}. If it revises one of them, submit it as a new version of that paper; otherwise explain what is new.`,
+      { paper_ids: ids.slice(0, NEAR_DUPLICATES_LISTED), count: ids.length },
     );
   }
 }
@@ -431,16 +470,20 @@ function located(value: string, hits: PatternHit[]): (PatternHit & { position: n
   return hits.map((h) => ({ ...h, position: codePoints(value.slice(0, h.index)) + 1 }));
 }
 
+/** The first three distinct matches, quoted, with where they are, and how many in all. */
 function describeHits(
   hits: (PatternHit & { position: number })[],
   options: ScreeningOptions,
-): string {
-  const distinct = [...new Map(hits.map((h) => [h.match.toLowerCase(), h])).values()];
-  const quoted = distinct
-    .slice(0, 3)
-    .map((h) => `${quote(h.match, options)} (at character ${h.position})`)
-    .join(", ");
-  return hits.length > 3 ? `${quoted}, ${hits.length} in total` : quoted;
+): { text: string; matches: string[]; positions: number[]; count: number } {
+  const distinct = [...new Map(hits.map((h) => [h.match.toLowerCase(), h])).values()].slice(0, 3);
+  const matches = distinct.map((h) => quotable(h.match, options));
+  const quoted = distinct.map((h, i) => `"${matches[i]}" (at character ${h.position})`).join(", ");
+  return {
+    text: hits.length > 3 ? `${quoted}, ${hits.length} in total` : quoted,
+    matches,
+    positions: distinct.map((h) => h.position),
+    count: hits.length,
+  };
 }
 
 const SECRET_LABEL: Record<string, string> = {
@@ -461,9 +504,11 @@ function checkFieldContent(
   field: ScreeningField,
   value: string,
   label: string,
+  keyword: number | null,
   options: ScreeningOptions,
   emit: Emit,
 ): void {
+  const which = keyword === null ? {} : { keyword };
   const scan = scanPromptInjection(value);
   const all = located(value, scan.injections);
   const hidden = all.filter((h) => h.code.startsWith("hidden_"));
@@ -475,24 +520,46 @@ function checkFieldContent(
       "reject",
       field,
       `${label} contains text hidden from human readers: ${first.match} at character ${first.position}${hidden.length > 1 ? ` (${hidden.length} places in total)` : ""}. Remove invisible characters, bidirectional overrides and hidden styling.`,
+      {
+        ...which,
+        match: first.match,
+        position: first.position,
+        count: hidden.length,
+        kinds: [...new Set(hidden.map((h) => h.code))],
+      },
     );
   }
   if (injections.length > 0) {
     const advice = injections.some((h) => h.code === "chat_template_token")
       ? " If you are documenting a prompt format, write control tokens with a space inside (e.g. '<| im_start |>') so no model parses them."
       : "";
+    const described = describeHits(injections, options);
     emit(
       "prompt_injection",
       "reject",
       field,
-      `${label} contains instructions addressed to an AI model or reviewer: ${describeHits(injections, options)}. Remove them. Papers may study prompt injection, but should describe attacks in reported speech rather than as direct commands.${advice}`,
+      `${label} contains instructions addressed to an AI model or reviewer: ${described.text}. Remove them. Papers may study prompt injection, but should describe attacks in reported speech rather than as direct commands.${advice}`,
+      {
+        ...which,
+        matches: described.matches,
+        positions: described.positions,
+        count: described.count,
+        template_token: advice !== "",
+      },
     );
   } else if (scan.mentions.length > 0) {
+    const described = describeHits(located(value, scan.mentions), options);
     emit(
       "mentions_prompt_injection",
       "warning",
       field,
-      `${label} quotes prompt-injection phrasing in prose: ${describeHits(located(value, scan.mentions), options)}. That is fine when discussing such attacks; otherwise rephrase it.`,
+      `${label} quotes prompt-injection phrasing in prose: ${described.text}. That is fine when discussing such attacks; otherwise rephrase it.`,
+      {
+        ...which,
+        matches: described.matches,
+        positions: described.positions,
+        count: described.count,
+      },
     );
   }
   const secrets = located(value, findSecrets(value, options));
@@ -504,6 +571,13 @@ function checkFieldContent(
       "reject",
       field,
       `${label} appears to contain ${kinds.join(" and ")} ("${first.match}" at character ${first.position}${secrets.length > 1 ? `, ${plural(secrets.length, "match", "matches")} in total` : ""}). Remove it, and revoke it: it has been exposed.`,
+      {
+        ...which,
+        kinds: [...new Set(secrets.map((s) => s.code))],
+        match: first.match,
+        position: first.position,
+        count: secrets.length,
+      },
     );
   }
 }
@@ -522,8 +596,8 @@ function screen(
     keywords: Array.isArray(raw?.keywords) ? raw.keywords.map(text) : [],
   };
   const reasons: ScreeningReason[] = [];
-  const emit: Emit = (code, severity, field, message) => {
-    reasons.push({ code, severity, field, message });
+  const emit: Emit = (code, severity, field, message, params) => {
+    reasons.push({ code, severity, field, message, params: params as ReasonParams });
   };
   // An oversized body is rejected anyway; analysing only its allowed prefix bounds the cost.
   const body =
@@ -543,9 +617,9 @@ function screen(
     ["license", input.license],
   ];
   for (const [field, value] of fields)
-    checkFieldContent(field, value, FIELD_LABEL[field], options, emit);
+    checkFieldContent(field, value, FIELD_LABEL[field], null, options, emit);
   input.keywords.forEach((keyword, i) => {
-    checkFieldContent("keywords", keyword, `Keyword ${i + 1}`, options, emit);
+    checkFieldContent("keywords", keyword, `Keyword ${i + 1}`, i + 1, options, emit);
   });
 
   const status: ScreeningStatus = reasons.some((r) => r.severity === "reject")
@@ -582,6 +656,7 @@ export function screenRules(
           field: null,
           message:
             "Automatic screening failed on this submission; please contact the archive maintainers.",
+          params: {},
         },
       ],
       language: "und",

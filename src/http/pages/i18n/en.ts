@@ -6,6 +6,7 @@
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { readingEn } from "./reading.en.ts";
+import { screeningEn } from "./screening.en.ts";
 import { submitEn } from "./submit.en.ts";
 
 export const en = {
@@ -185,6 +186,7 @@ export const en = {
   submit: submitEn,
   info: infoEn,
   moderation: moderationEn,
+  screening: screeningEn,
 };
 
 export type Messages = typeof en;

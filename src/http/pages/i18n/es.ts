@@ -3,6 +3,7 @@ import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
 import { readingEs } from "./reading.es.ts";
+import { screeningEs } from "./screening.es.ts";
 import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
@@ -180,4 +181,5 @@ export const es: Messages = {
   submit: submitEs,
   info: infoEs,
   moderation: moderationEs,
+  screening: screeningEs,
 };

@@ -75,7 +75,6 @@ export const readingEn = {
     screenedBy: "Screened by",
     screenedAt: "Screened on",
     warningsTitle: "What the screener noted",
-    warningsLanguage: "The screener writes its notes in English.",
     abstract: "Abstract",
     fullText: "Full text",
     history: "Version history",

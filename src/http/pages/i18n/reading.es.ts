@@ -80,7 +80,6 @@ export const readingEs: typeof readingEn = {
     screenedBy: "Revisado por",
     screenedAt: "Revisado el",
     warningsTitle: "Lo que señaló la revisión automática",
-    warningsLanguage: "La revisión automática redacta sus notas en inglés.",
     abstract: "Resumen",
     fullText: "Texto completo",
     history: "Historial de versiones",

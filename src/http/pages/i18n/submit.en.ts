@@ -1,4 +1,7 @@
 /** @module English strings for submitting papers: forms, screening outcomes, the owner's papers. */
+import type { LlmReasonCode } from "../../../services/screening/llm.ts";
+import type { RuleReasonCode, SystemReasonCode } from "../../../services/screening/reasons.ts";
+
 export const submitEn = {
   nav: {
     submit: "Submit a paper",
@@ -69,7 +72,6 @@ export const submitEn = {
       "The automated review of new versions cannot run at the moment, so nothing was saved and the published version is unchanged. Your text is still in the form: try again in a few minutes.",
   },
   reasons: {
-    details: "Details",
     screener: (name: string) => `Screener: ${name}`,
     codes: {
       title_missing: "The title is missing.",
@@ -105,7 +107,7 @@ export const submitEn = {
       nonsense: "The AI reviewer found the text incoherent.",
       other: "The AI reviewer found a problem.",
       llm_unavailable: "The AI reviewer was unavailable, so a moderator will decide.",
-    },
+    } satisfies Record<RuleReasonCode | SystemReasonCode | LlmReasonCode, string>,
   },
   status: {
     submitted: "Held for a moderator",

@@ -72,7 +72,6 @@ export const submitEs: typeof submitEn = {
       "La revisión automática de nuevas versiones no puede hacerse en este momento, así que no se ha guardado nada y la versión publicada no ha cambiado. Tu texto sigue en el formulario: inténtalo de nuevo dentro de unos minutos.",
   },
   reasons: {
-    details: "Detalle (en inglés)",
     screener: (name: string) => `Revisor: ${name}`,
     codes: {
       title_missing: "Falta el título.",
