@@ -176,7 +176,8 @@ function QueueItem(props: {
         {kind === "held" && item.status_reason ? (
           <>
             <dt>{t.heldBecause}</dt>
-            <dd>{item.status_reason}</dd>
+            {/* Written by the submit flow (the screener's failure), in English. */}
+            <dd lang="en">{item.status_reason}</dd>
           </>
         ) : null}
       </dl>
