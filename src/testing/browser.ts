@@ -21,6 +21,7 @@ import {
 } from "playwright-core";
 import type { Lang } from "../http/pages/i18n/index.ts";
 import { csrfTokenIn, overHttp, PageClient } from "./page-client.ts";
+import { runQuire } from "./quire-cli.ts";
 import { createScratchDatabase } from "./scratch.ts";
 import { type ServedQuire, serveQuire } from "./serve.ts";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "./smtp-sink.ts";
@@ -234,6 +235,8 @@ export async function serveSite(
      * must happen while nothing else holds it.
      */
     beforeServe?: (env: Record<string, string>) => Promise<void>;
+    /** More of the server's environment (an LLM screener's SCREENER_URL, say). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<Site> {
   const workDir = await mkdtemp(join(tmpdir(), `quire-${prefix}-`));
@@ -248,7 +251,12 @@ export async function serveSite(
   let server: ServedQuire;
   try {
     await options.beforeServe?.({ ...engine });
-    server = await serveQuire({ ...engine, SEED_SAMPLES: "true", SMTP_URL: sink.url });
+    server = await serveQuire({
+      ...options.env,
+      ...engine,
+      SEED_SAMPLES: "true",
+      SMTP_URL: sink.url,
+    });
   } catch (error) {
     await sink.close();
     await dropDatabase?.();
@@ -333,6 +341,66 @@ export async function createOwnerOverHttp(
     if (done.status !== 303) throw new Error(`verification of ${handle} failed: ${done.status}`);
   }
   return owner;
+}
+
+/**
+ * `quire owners create --verified` and `quire owners set-role … moderator`, against the engine
+ * in `env`: a `beforeServe` step, since only the operator grants the role. The CLI makes
+ * owners without a password; `setPasswordOverHttp` gives them one once the site runs.
+ */
+export async function createModeratorWithCli(
+  env: Record<string, string>,
+  moderator: Owner,
+): Promise<void> {
+  const steps = [
+    ["owners", "create", "--handle", moderator.handle, "--email", moderator.email, "--verified"],
+    ["owners", "set-role", moderator.handle, "moderator"],
+  ];
+  for (const args of steps) {
+    const result = await runQuire(args, env);
+    if (result.code !== 0) {
+      throw new Error(`quire ${args.join(" ")} failed (${result.code}):\n${result.stderr}`);
+    }
+  }
+}
+
+/** Sets an owner's password through the mailed reset link, as one who never had one would. */
+export async function setPasswordOverHttp(site: Site, owner: Owner): Promise<void> {
+  const client = new PageClient(overHttp(site.base));
+  const mailed = site.mailTo(owner.email);
+  const asked = await client.submit("/forgot-password", "/forgot-password", {
+    email: owner.email,
+  });
+  if (asked.status !== 303) throw new Error(`reset request failed: ${asked.status}`);
+  const link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec((await mailed).text);
+  if (!link) throw new Error(`no reset link mailed to ${owner.email}`);
+  const url = new URL(link[0]);
+  const form = await client.get(`${url.pathname}${url.search}`);
+  const done = await client.post("/reset-password", {
+    _csrf: csrfTokenIn(form.html, "/reset-password"),
+    token: url.searchParams.get("token") ?? "",
+    password: owner.password,
+  });
+  if (done.status !== 303) throw new Error(`password reset failed: ${done.status}`);
+}
+
+/**
+ * Registers an agent through the /agents form of a signed-in owner and returns its id (the
+ * key, shown once, is let go: the browser tests never act as the agent).
+ */
+export async function createAgentOverHttp(
+  owner: PageClient,
+  name: string,
+  model = "test-model-1",
+): Promise<string> {
+  const res = await owner.submit("/agents", "/agents", { name, model });
+  if (res.status !== 303) throw new Error(`creating agent ${name} failed: ${res.status}`);
+  await owner.get("/agents"); // shows the key once, and forgets it
+  const { html } = await owner.get("/agents");
+  const row = new RegExp(`id="agent-(agt_[A-Za-z0-9]+)"(?:(?!</tr>).)*>${name}<`, "s");
+  const id = row.exec(html)?.[1];
+  if (!id) throw new Error(`agent ${name} is not listed on /agents`);
+  return id;
 }
 
 /** A client signed in as `owner` over plain HTTP (through the sign-in form's POST). */

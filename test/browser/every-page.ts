@@ -14,20 +14,26 @@ import { es } from "../../src/http/pages/i18n/es.ts";
 import { type Lang, localePath } from "../../src/http/pages/i18n/index.ts";
 import {
   axeCheck,
+  createAgentOverHttp,
+  createModeratorWithCli,
   createOwnerOverHttp,
   horizontalOverflow,
   launchChromium,
+  type Owner,
   openTab,
   type Site,
   screenshot,
   serveSite,
+  setPasswordOverHttp,
   signInOverHttp,
   storageStateOf,
   VIEWPORTS,
   type ViewportName,
   visibleText,
 } from "../../src/testing/browser.ts";
+import { type FakeChatServer, startFakeChatServer } from "../../src/testing/chat-server.ts";
 import { csrfTokenIn } from "../../src/testing/page-client.ts";
+import { fillModeration } from "./moderation-content.ts";
 import { PAGES, type SitePage, type Visitor } from "./pages.ts";
 
 const MAX_PAGE_BYTES = 100 * 1024;
@@ -59,45 +65,69 @@ export function englishSentences(): string[] {
 export function describeEveryPage(lang: Lang): void {
   let browser: Browser;
   let site: Site;
+  /** The site's LLM screener: the moderation set-up makes it fail and flag papers. */
+  let chat: FakeChatServer;
   const states: Partial<Record<Visitor, BrowserContextOptions["storageState"]>> = {};
-  /** The newest sample paper's id, for `{paper}` in PAGES. */
-  let paperId = "";
+  /** What `{paper}`, `{agent}` … in PAGES' paths stand for. */
+  const ids: Record<string, string> = {};
   const english = lang === "es" ? englishSentences() : [];
+  const moderator: Owner = {
+    handle: "pages-moderator",
+    email: "pages-moderator@example.org",
+    password: "a moderator browser passphrase",
+  };
 
   beforeAll(async () => {
-    [browser, site] = await Promise.all([launchChromium(), serveSite(`browser_pages_${lang}`)]);
+    chat = await startFakeChatServer();
+    [browser, site] = await Promise.all([
+      launchChromium(),
+      serveSite(`browser_pages_${lang}`, {
+        beforeServe: (env) => createModeratorWithCli(env, moderator),
+        env: { SCREENER_URL: chat.url, SCREENER_MODEL: "screener-test-1" },
+      }),
+    ]);
+    // The newest sample paper, taken before the moderation set-up publishes any of its own.
     const listed = await fetch(`${site.base}/api/v1/papers?limit=1`);
     const { papers } = (await listed.json()) as { papers: { id: string }[] };
-    paperId = papers[0]?.id ?? "";
-    if (!paperId) throw new Error("the sample papers were not loaded");
+    ids.paper = papers[0]?.id ?? "";
+    if (!ids.paper) throw new Error("the sample papers were not loaded");
 
     // Owners are made and signed in over HTTP (flows.e2e.test.ts does it by hand).
-    const [verified, unverified] = await Promise.all([
+    const [verified, unverified, author] = await Promise.all([
       createOwnerOverHttp(site, "pages-owner"),
       createOwnerOverHttp(site, "pages-unverified", { verified: false }),
+      createOwnerOverHttp(site, "pages-author"),
+      setPasswordOverHttp(site, moderator),
     ]);
     const owner = await signInOverHttp(site, verified);
     // Two agents, one of them with its key revoked, so the table shows both kinds of row.
-    for (const name of ["Reader bot", "Retired bot"]) {
-      await owner.submit("/agents", "/agents", { name, model: "test-model-1" });
-      await owner.get("/agents"); // shows the key once, and forgets it
-    }
-    const { html } = await owner.get("/agents");
-    const retired = /id="agent-(agt_[A-Za-z0-9]+)"(?:(?!<\/tr>).)*Retired bot/s.exec(html)?.[1];
+    await createAgentOverHttp(owner, "Reader bot");
+    const retired = await createAgentOverHttp(owner, "Retired bot");
     const revoke = `/agents/${retired}/revoke`;
+    const { html } = await owner.get("/agents");
     await owner.post(revoke, { _csrf: csrfTokenIn(html, revoke) });
     states.owner = storageStateOf(site, owner);
     states["unverified-owner"] = storageStateOf(site, await signInOverHttp(site, unverified));
+
+    const moderatorClient = await signInOverHttp(site, moderator);
+    const made = await fillModeration(chat, await signInOverHttp(site, author), moderatorClient);
+    Object.assign(ids, made);
+    states.moderator = storageStateOf(site, moderatorClient);
   });
 
   afterAll(async () => {
     await browser?.close();
     await site?.stop();
+    await chat?.close();
   });
 
   /** The URL of a page (path with query) in this file's language. */
   function urlOf(page: SitePage): string {
-    const full = page.path.replaceAll("{paper}", paperId);
+    const full = page.path.replace(/\{([a-z-]+)\}/g, (_, name: string) => {
+      const id = ids[name];
+      if (!id) throw new Error(`no id for {${name}} in ${page.path}`);
+      return id;
+    });
     const q = full.indexOf("?");
     const path = q >= 0 ? full.slice(0, q) : full;
     const query = q >= 0 ? full.slice(q) : "";

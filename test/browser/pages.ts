@@ -3,15 +3,19 @@
  * one entry here, and every check in every-page.ts (both languages, both widths) runs on it.
  */
 
-/** Who visits: a signed-out reader, or a signed-in owner (email confirmed or not). */
-export type Visitor = "anonymous" | "owner" | "unverified-owner";
+/**
+ * Who visits: a signed-out reader, a signed-in owner (email confirmed or not), or an owner
+ * the operator has made a moderator.
+ */
+export type Visitor = "anonymous" | "owner" | "unverified-owner" | "moderator";
 
 export interface SitePage {
   /** Names the screenshot (`artifacts/screenshots/<lang>/<name>-<width>.png`) and the test. */
   name: string;
   /**
    * The English path with its query; the Spanish one is `/es` + path. `{paper}` stands for
-   * the id of a sample paper (the newest), e.g. `/papers/{paper}`.
+   * the id of a sample paper (the newest), e.g. `/papers/{paper}`; `{agent}` and
+   * `{suspended-agent}` for agents the moderation set-up made (moderation-content.ts).
    */
   path: string;
   as: Visitor;
@@ -52,4 +56,21 @@ export const PAGES: readonly SitePage[] = [
   { name: "why", path: "/why", as: "anonymous" },
   { name: "legal", path: "/legal", as: "anonymous" },
   { name: "moderation-not-a-moderator", path: "/moderation", as: "owner", status: 404 },
+  { name: "moderation", path: "/moderation", as: "moderator" },
+  { name: "moderation-done-notice", path: "/moderation?done=approved", as: "moderator" },
+  { name: "moderation-log", path: "/moderation/log", as: "moderator" },
+  { name: "moderation-log-agent", path: "/moderation/log?target={agent}", as: "moderator" },
+  { name: "moderation-agents", path: "/moderation/agents", as: "moderator" },
+  { name: "moderation-agent", path: "/moderation/agents?id={agent}", as: "moderator" },
+  {
+    name: "moderation-agent-suspended",
+    path: "/moderation/agents?id={suspended-agent}&done=suspended",
+    as: "moderator",
+  },
+  {
+    name: "moderation-agent-not-found",
+    path: "/moderation/agents?id=agt_nosuchagent",
+    as: "moderator",
+    status: 404,
+  },
 ];

@@ -5,15 +5,13 @@
  * starts) removes the paper from the queue, and the log shows it. No dialogs, no console
  * errors, no English catalog sentences on the way.
  */
-import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { es } from "../../src/http/pages/i18n/es.ts";
 import {
   axeCheck,
+  createModeratorWithCli,
   createOwnerOverHttp,
   launchChromium,
   type Owner,
@@ -21,40 +19,15 @@ import {
   type Site,
   screenshot,
   serveSite,
+  setPasswordOverHttp,
   signInOverHttp,
   storageStateOf,
   type Tab,
   visibleText,
 } from "../../src/testing/browser.ts";
-import { csrfTokenIn, overHttp, PageClient } from "../../src/testing/page-client.ts";
 import { englishSentences } from "./every-page.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const run = promisify(execFile);
-
-/** Variables of the runner (vitest sets BASE_URL to "/") never handed to the CLI, as in serve.ts. */
-const NOT_INHERITED = [
-  "BASE_URL",
-  "DATABASE_URL",
-  "DATA_DIR",
-  "REDIS_URL",
-  "SMTP_URL",
-  "TEST_DATABASE_URL",
-  "VITEST",
-];
-
-/** `quire <args>` against the engine in `env` (the site's DATA_DIR or DATABASE_URL). */
-async function quire(env: Record<string, string>, args: string[]): Promise<string> {
-  const inherited: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of NOT_INHERITED) delete inherited[key];
-  const { stdout } = await run(process.execPath, ["bin/quire.js", ...args], {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-  });
-  return stdout;
-}
-
-const MODERATOR = {
+const MODERATOR: Owner = {
   handle: "pub-moderator",
   email: "pub-moderator@example.org",
   password: "a moderator browser passphrase",
@@ -71,49 +44,18 @@ const TITLE = `Tidal rhythms in urban bike-share demand: evidence from ${nonce} 
 /** The paper published in the first test, used by the next ones. */
 let paperId = "";
 
-/** Sets the moderator's password through the mailed reset link (the CLI makes owners without one). */
-async function setModeratorPassword(): Promise<void> {
-  const client = new PageClient(overHttp(site.base));
-  const mailed = site.mailTo(MODERATOR.email);
-  const asked = await client.submit("/forgot-password", "/forgot-password", {
-    email: MODERATOR.email,
-  });
-  if (asked.status !== 303) throw new Error(`reset request failed: ${asked.status}`);
-  const link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec((await mailed).text);
-  if (!link) throw new Error("no reset link mailed");
-  const url = new URL(link[0]);
-  const form = await client.get(`${url.pathname}${url.search}`);
-  const done = await client.post("/reset-password", {
-    _csrf: csrfTokenIn(form.html, "/reset-password"),
-    token: url.searchParams.get("token") ?? "",
-    password: MODERATOR.password,
-  });
-  if (done.status !== 303) throw new Error(`password reset failed: ${done.status}`);
-}
-
 beforeAll(async () => {
   [browser, site] = await Promise.all([
     launchChromium(),
     serveSite("browser_publishing", {
-      beforeServe: async (env) => {
-        await quire(env, [
-          "owners",
-          "create",
-          "--handle",
-          MODERATOR.handle,
-          "--email",
-          MODERATOR.email,
-          "--verified",
-        ]);
-        await quire(env, ["owners", "set-role", MODERATOR.handle, "moderator"]);
-      },
+      beforeServe: (env) => createModeratorWithCli(env, MODERATOR),
     }),
   ]);
   [author, reviewer] = await Promise.all([
     createOwnerOverHttp(site, "pub-author"),
     createOwnerOverHttp(site, "pub-reviewer"),
   ]);
-  await setModeratorPassword();
+  await setPasswordOverHttp(site, MODERATOR);
 }, 120_000);
 
 afterAll(async () => {

@@ -105,25 +105,46 @@ function DoneNotice({ p }: { p: Page }) {
   );
 }
 
-function ReasonForm(props: {
-  p: Page;
-  id: string;
-  action: PaperAction | AgentAction;
-  href: string;
-  subject: string;
-  version?: number;
-  state: PageState;
-}) {
-  const { p, id, action, state } = props;
+/**
+ * One moderation action on its target: a paper in the queue (at the version shown) or an
+ * agent. `subject` (the title or the name) names the target on the button for screen readers.
+ */
+type ModerationAction =
+  | { kind: "paper"; action: PaperAction; id: string; version: number; subject: string }
+  | { kind: "agent"; action: AgentAction; id: string; subject: string };
+
+/**
+ * The id of an action's reason field. The POST handlers name the same field when they refuse
+ * the reason, so the message lands next to it.
+ */
+function reasonFieldId(act: Pick<ModerationAction, "kind" | "action" | "id">): string {
+  return act.kind === "paper" ? `${act.action}-${act.id}` : `${act.action}-agent`;
+}
+
+/** Where an action's form posts. */
+function actionPath(act: ModerationAction): string {
+  return act.kind === "paper"
+    ? `/moderation/papers/${act.id}/${SEGMENT[act.action]}`
+    : `/moderation/agents/${act.id}/${act.action}`;
+}
+
+/**
+ * The form of any moderation action (remove, approve, reject or clear a paper's flag;
+ * suspend or reinstate an agent): a required reason and the button. A paper's form carries
+ * the version the moderator saw, so acting on a newer one is a conflict.
+ */
+function ActionForm({ p, act, state }: { p: Page; act: ModerationAction; state: PageState }) {
+  const { action } = act;
   const t = p.t.moderation.actions;
+  const id = reasonFieldId(act);
   const error = state.error?.field === id ? state.error.message : undefined;
   const danger = action === "remove" || action === "reject" || action === "suspend";
   return (
-    <form method="post" action={props.href} class="mod-action" id={`form-${id}`}>
+    <form method="post" action={p.href(actionPath(act))} class="mod-action" id={`form-${id}`}>
       <CsrfField p={p} />
-      {props.version === undefined ? null : (
-        <input type="hidden" name="version" value={String(props.version)} />
-      )}
+      {act.kind === "paper" ? (
+        <input type="hidden" name="version" value={String(act.version)} />
+      ) : null}
       <Field
         id={id}
         name="reason"
@@ -136,7 +157,7 @@ function ReasonForm(props: {
       <button
         type="submit"
         class={danger ? "danger" : undefined}
-        aria-label={t.on(t[action], props.subject)}
+        aria-label={t.on(t[action], act.subject)}
       >
         {t[action]}
       </button>
@@ -177,7 +198,8 @@ function QueueItem(props: {
         {kind === "held" && item.status_reason ? (
           <>
             <dt>{t.heldBecause}</dt>
-            <dd>{item.status_reason}</dd>
+            {/* Written by the submit flow (the screener's failure), in English. */}
+            <dd lang="en">{item.status_reason}</dd>
           </>
         ) : null}
       </dl>
@@ -206,13 +228,15 @@ function QueueItem(props: {
       </details>
       <div class="mod-actions">
         {actions.map((action) => (
-          <ReasonForm
+          <ActionForm
             p={p}
-            id={`${action}-${item.paper_id}`}
-            action={action}
-            href={p.href(`/moderation/papers/${item.paper_id}/${SEGMENT[action]}`)}
-            subject={item.title}
-            version={item.version}
+            act={{
+              kind: "paper",
+              action,
+              id: item.paper_id,
+              version: item.version,
+              subject: item.title,
+            }}
             state={state}
           />
         ))}
@@ -387,12 +411,9 @@ async function agentPage(p: Page, agentId: string, state: PageState = {}): Promi
                 <time datetime={agent.created_at}>{formatDate(p.lang, agent.created_at)}</time>
               </dd>
             </dl>
-            <ReasonForm
+            <ActionForm
               p={p}
-              id={`${action}-agent`}
-              action={action}
-              href={p.href(`/moderation/agents/${agent.id}/${action}`)}
-              subject={agent.name}
+              act={{ kind: "agent", action, id: agent.id, subject: agent.name }}
               state={state}
             />
             <h3>{t.agents.history}</h3>
@@ -553,7 +574,10 @@ export function registerModerationPages(app: OpenAPIHono<AppEnv>): void {
         if (!message) return renderError(p, 400);
         return queuePage(p, {
           status: 400,
-          error: { field: `${entry.action}-${paperId}`, message },
+          error: {
+            field: reasonFieldId({ kind: "paper", action: entry.action, id: paperId }),
+            message,
+          },
         });
       }
       if (error instanceof Conflict) {
@@ -586,7 +610,8 @@ export function registerModerationPages(app: OpenAPIHono<AppEnv>): void {
       if (error instanceof Invalid) {
         const message = reasonError(p, error);
         if (!message) return renderError(p, 400);
-        return agentPage(p, agentId, { status: 400, error: { field: `${action}-agent`, message } });
+        const field = reasonFieldId({ kind: "agent", action, id: agentId });
+        return agentPage(p, agentId, { status: 400, error: { field, message } });
       }
       if (error instanceof Conflict) {
         // Reinstating a still-suspended agent fails only when its owner is unverified.

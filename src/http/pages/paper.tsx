@@ -4,6 +4,7 @@
  * and the human review form.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Child } from "hono/jsx";
 import { createHumanReview } from "../../services/contributions/create-human-review.ts";
 import { listComments } from "../../services/contributions/list-comments.ts";
 import { listReviews } from "../../services/contributions/list-reviews.ts";
@@ -428,6 +429,85 @@ function PageLinks({
   );
 }
 
+/** One page of one kind of review, as the service lists it. */
+interface ReviewPage<R> {
+  count: number;
+  mean: PaperData["human"]["mean"];
+  reviews: R[];
+  next_cursor: string | null;
+}
+
+/** What every review shows, whoever wrote it. */
+interface ShownReview {
+  id: string;
+  created_at: string;
+  paper_version: number;
+  scores: Record<ScoreKey, number>;
+  body: string;
+}
+
+/**
+ * One kind of review (human, or AI advisory: kept apart, each with its own averages): the
+ * means table, this page of reviews, and the paging links, then `children` (the human
+ * review form). `kind` names the section's ids (`{kind}-reviews`, `{kind}-title`,
+ * `{kind}-means`, `no-{kind}-reviews`) and its cursor parameter.
+ */
+function ReviewSection<R extends ShownReview>(props: {
+  p: Page;
+  kind: "human" | "ai";
+  list: ReviewPage<R>;
+  class?: string;
+  labels: { heading: Child; intro: string; averages: string; none: string };
+  /** A review's heading: who wrote it. */
+  title: (review: R) => string;
+  /** The line under it: author details, when, on which version. */
+  byline: (review: R) => Child;
+  children?: Child;
+}) {
+  const { p, kind, list, labels } = props;
+  const r = p.t.reading.paper;
+  const anchor = `${kind}-reviews`;
+  return (
+    <section aria-labelledby={`${kind}-title`} id={anchor} class={props.class}>
+      <h2 id={`${kind}-title`}>{labels.heading}</h2>
+      <p>{labels.intro}</p>
+      {list.mean ? (
+        <MeansTable
+          p={p}
+          id={`${kind}-means`}
+          caption={`${labels.averages}: ${r.averagesOf(list.count, formatCount(p, list.count))}`}
+          mean={list.mean}
+        />
+      ) : (
+        <p id={`no-${anchor}`}>{labels.none}</p>
+      )}
+      {list.reviews.length > 0 ? (
+        <ol class="contributions">
+          {list.reviews.map((rv) => (
+            <li id={rv.id}>
+              <article aria-labelledby={`${rv.id}-title`} class="contribution">
+                <h3 id={`${rv.id}-title`}>{props.title(rv)}</h3>
+                {props.byline(rv)}
+                <ScoreList p={p} scores={rv.scores} />
+                <PlainText text={rv.body} />
+              </article>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <PageLinks
+        p={p}
+        param={kind}
+        next={list.next_cursor}
+        anchor={anchor}
+        more={r.moreReviews}
+        first={r.firstReviews}
+      />
+      {props.children}
+    </section>
+  );
+}
+
 function HumanReviews({
   p,
   data,
@@ -438,98 +518,53 @@ function HumanReviews({
   review: ReviewFormState | undefined;
 }) {
   const r = p.t.reading.paper;
-  const { human } = data;
   return (
-    <section aria-labelledby="human-title" id="human-reviews">
-      <h2 id="human-title">{r.humanReviews}</h2>
-      <p>{r.humanIntro}</p>
-      {human.mean ? (
-        <MeansTable
-          p={p}
-          id="human-means"
-          caption={`${r.humanAverages}: ${r.averagesOf(human.count, formatCount(p, human.count))}`}
-          mean={human.mean}
-        />
-      ) : (
-        <p id="no-human-reviews">{r.noHumanReviews}</p>
+    <ReviewSection
+      p={p}
+      kind="human"
+      list={data.human}
+      labels={{
+        heading: r.humanReviews,
+        intro: r.humanIntro,
+        averages: r.humanAverages,
+        none: r.noHumanReviews,
+      }}
+      title={(rv) => r.reviewBy(rv.author.owner_handle)}
+      byline={(rv) => (
+        <p class="muted">
+          <time datetime={rv.created_at}>{formatDate(p.lang, rv.created_at)}</time> ·{" "}
+          {r.onVersion(rv.paper_version)}
+        </p>
       )}
-      {human.reviews.length > 0 ? (
-        <ol class="contributions">
-          {human.reviews.map((rv) => (
-            <li id={rv.id}>
-              <article aria-labelledby={`${rv.id}-title`} class="contribution">
-                <h3 id={`${rv.id}-title`}>{r.reviewBy(rv.author.owner_handle)}</h3>
-                <p class="muted">
-                  <time datetime={rv.created_at}>{formatDate(p.lang, rv.created_at)}</time> ·{" "}
-                  {r.onVersion(rv.paper_version)}
-                </p>
-                <ScoreList p={p} scores={rv.scores} />
-                <PlainText text={rv.body} />
-              </article>
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      <PageLinks
-        p={p}
-        param="human"
-        next={human.next_cursor}
-        anchor="human-reviews"
-        more={r.moreReviews}
-        first={r.firstReviews}
-      />
+    >
       <ReviewForm p={p} data={data} state={review} />
-    </section>
+    </ReviewSection>
   );
 }
 
 function AiReviews({ p, data }: { p: Page; data: PaperData }) {
   const r = p.t.reading.paper;
-  const { ai } = data;
   return (
-    <section aria-labelledby="ai-title" id="ai-reviews" class="ai-section">
-      <h2 id="ai-title">
-        {r.aiReviews} <AiLabel p={p} />
-      </h2>
-      <p>{r.aiIntro}</p>
-      {ai.mean ? (
-        <MeansTable
-          p={p}
-          id="ai-means"
-          caption={`${r.aiAverages}: ${r.averagesOf(ai.count, formatCount(p, ai.count))}`}
-          mean={ai.mean}
-        />
-      ) : (
-        <p id="no-ai-reviews">{r.noAiReviews}</p>
+    <ReviewSection
+      p={p}
+      kind="ai"
+      list={data.ai}
+      class="ai-section"
+      labels={{
+        heading: (
+          <>
+            {r.aiReviews} <AiLabel p={p} />
+          </>
+        ),
+        intro: r.aiIntro,
+        averages: r.aiAverages,
+        none: r.noAiReviews,
+      }}
+      title={(rv) => r.aiReviewBy(rv.author.name)}
+      byline={(rv) => (
+        <AuthorLine p={p} author={rv.author} at={rv.created_at} version={rv.paper_version} />
       )}
-      {ai.reviews.length > 0 ? (
-        <ol class="contributions">
-          {ai.reviews.map((rv) => (
-            <li id={rv.id}>
-              <article aria-labelledby={`${rv.id}-title`} class="contribution">
-                <h3 id={`${rv.id}-title`}>{r.aiReviewBy(rv.author.name)}</h3>
-                <AuthorLine
-                  p={p}
-                  author={rv.author}
-                  at={rv.created_at}
-                  version={rv.paper_version}
-                />
-                <ScoreList p={p} scores={rv.scores} />
-                <PlainText text={rv.body} />
-              </article>
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      <PageLinks
-        p={p}
-        param="ai"
-        next={ai.next_cursor}
-        anchor="ai-reviews"
-        more={r.moreReviews}
-        first={r.firstReviews}
-      />
-    </section>
+    />
   );
 }
 
