@@ -115,6 +115,9 @@ describe("the queue", () => {
     expect(spanish.html).toContain(`El cuerpo solo tiene ${length} caracteres (menos de 200).`);
     expect(spanish.html).not.toContain("The body is only");
     expect(spanish.html).not.toContain("Add the full text");
+    // Why the paper is held: stored in English by the submit flow, worded in Spanish here.
+    expect(spanish.html).not.toContain("held: the LLM screener");
+    expect(spanish.html).toContain(escaped(es.submit.reasons.codes.llm_unavailable));
   });
 
   it("stays light when full: the oldest 15 of each queue, abstracts cut short", async () => {

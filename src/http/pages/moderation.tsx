@@ -27,7 +27,7 @@ import type { AppEnv } from "../env.ts";
 import { formatDate } from "./i18n/index.ts";
 import { CsrfField, ErrorSummary, Field, renderPage } from "./layout.tsx";
 import { type Page, registerPage, renderError } from "./page.ts";
-import { ReasonText } from "./screening-reasons.tsx";
+import { ReasonText, reasonHeadline, reasonWords } from "./screening-reasons.tsx";
 
 type PaperAction = "approve" | "reject" | "clear" | "remove";
 
@@ -198,8 +198,7 @@ function QueueItem(props: {
         {kind === "held" && item.status_reason ? (
           <>
             <dt>{t.heldBecause}</dt>
-            {/* Written by the submit flow (the screener's failure), in English. */}
-            <dd lang="en">{item.status_reason}</dd>
+            <HeldBecause p={p} item={item} />
           </>
         ) : null}
       </dl>
@@ -629,4 +628,17 @@ export function registerModerationPages(app: OpenAPIHono<AppEnv>): void {
       303,
     );
   });
+}
+
+/**
+ * Why a paper is held. The submit flow stores the LLM screener's failure in English
+ * (`held: …`); other languages word it from the `llm_unavailable` reason recorded with it.
+ */
+function HeldBecause({ p, item }: { p: Page; item: QueuePaper }) {
+  if (p.lang === "en") return <dd>{item.status_reason}</dd>;
+  const unavailable = item.screenings
+    .flatMap((s) => s.reasons.map((r) => ({ ...r, screener: s.screener })))
+    .find((r) => r.code === "llm_unavailable");
+  const words = unavailable ? reasonWords(p.t, unavailable) : null;
+  return <dd>{words?.detail ?? reasonHeadline(p.t, "llm_unavailable")}</dd>;
 }
