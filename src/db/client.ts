@@ -33,6 +33,8 @@ export interface Database {
    * process per data directory already, so it just runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** PGlite only: the whole data directory as a tarball (`loadDataDir` opens it again). */
+  dumpDataDir?(): Promise<Blob>;
   /** Connections for metrics: node-postgres's pool counts; PGlite is one connection. */
   stats?(): { max: number; total: number; idle?: number; waiting?: number };
   /**
@@ -57,6 +59,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** Run migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * Embedded engine only: start from this dumped data directory (PGlite's `dumpDataDir`)
+   * instead of an empty one. Tests start each in-memory database from a migrated template.
+   */
+  loadDataDir?: Blob;
   /** postgres:// URL of a streaming replica for public reads (PostgreSQL only). */
   readUrl?: string | undefined;
   /** How long a failed replica is left alone before it is tried again (default 5 s). */
@@ -81,7 +88,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
-    : await openPglite(options.dataDir ?? "memory://");
+    : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
   if (options.migrate !== false) {
     try {
       await database.exclusive(() => runMigrations(database));
@@ -96,7 +103,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return database;
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -104,7 +111,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   ]);
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { vector } });
+  const client = await PGlite.create(inMemory ? undefined : dataDir, {
+    extensions: { vector },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
@@ -113,6 +123,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
     stats: () => ({ max: 1, total: 1 }),
+    dumpDataDir: async () => (await client.dumpDataDir("none")) as Blob,
     ...(inMemory
       ? {}
       : {

@@ -1,4 +1,5 @@
 /** @module Test support: a real database per test file (PGlite, or PostgreSQL when asked). */
+import { existsSync, readFileSync } from "node:fs";
 import { pino } from "pino";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Caller, Clock, ServiceContext } from "../services/context.ts";
@@ -14,12 +15,19 @@ import { createScratchDatabase } from "./scratch.ts";
 /**
  * A fresh, migrated database. With TEST_DATABASE_URL set, a new PostgreSQL database is
  * created on that server for this file and dropped at close; otherwise an in-memory PGlite.
+ * Both start from the run's migrated template when there is one (test/global-setup.ts); the
+ * migrator still runs, finding nothing to do.
  * Never shared between files, so tests can't see each other's data.
  */
 export async function createTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openDatabase({ dataDir: "memory://" });
-  const scratch = await createScratchDatabase(url, "quire_test");
+  if (!url) {
+    const template = pgliteTemplate();
+    return openDatabase({ dataDir: "memory://", ...(template ? { loadDataDir: template } : {}) });
+  }
+  const scratch = await createScratchDatabase(url, "quire_test", {
+    template: process.env.QUIRE_TEST_PG_TEMPLATE,
+  });
   const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
   return {
     ...database,
@@ -28,6 +36,20 @@ export async function createTestDatabase(): Promise<Database> {
       await scratch.drop();
     },
   };
+}
+
+let template: Blob | null | undefined;
+
+/**
+ * The migrated data directory test/global-setup.ts dumped for this run, read once per file
+ * (absent when a test runs outside vitest's global setup: then each database migrates).
+ */
+function pgliteTemplate(): Blob | null {
+  if (template === undefined) {
+    const file = process.env.QUIRE_TEST_PGLITE_TEMPLATE;
+    template = file && existsSync(file) ? new Blob([readFileSync(file)]) : null;
+  }
+  return template;
 }
 
 /** A clock tests can move. */

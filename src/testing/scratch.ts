@@ -24,9 +24,17 @@ export async function withScratchDatabase<T>(
 export async function createScratchDatabase(
   adminUrl: string,
   prefix: string,
+  options: { template?: string | undefined } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  await adminQuery(adminUrl, `create database ${name}`);
+  const template = options.template;
+  if (template !== undefined && !/^[a-z0-9_]{1,63}$/.test(template)) {
+    throw new Error(`not a template database name: ${template}`);
+  }
+  await adminQuery(
+    adminUrl,
+    template ? `create database ${name} template ${template}` : `create database ${name}`,
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
