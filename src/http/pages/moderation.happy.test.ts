@@ -328,6 +328,11 @@ describe("the log", () => {
     const page1 = await client.get("/moderation/log");
     expect(page1.html).not.toContain("Second reason");
     expect(page1.html).toContain(escaped(en.moderation.log.operator));
+    expect(page1.html).toContain(escaped(en.moderation.log.operatorReasons.setRole));
+    // The operator's default reason is stored in English and shown in the page's language.
+    const spanishPage1 = await client.get("/es/moderation/log");
+    expect(spanishPage1.html).toContain(escaped(es.moderation.log.operatorReasons.setRole));
+    expect(spanishPage1.html).not.toContain("set by an operator");
     const next = /href="([^"]+)" rel="next"/.exec(page1.html)?.[1]?.replaceAll("&amp;", "&");
     expect(next).toMatch(/^\/moderation\/log\?cursor=/);
     const page2 = await client.get(next!);

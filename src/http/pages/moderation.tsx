@@ -19,6 +19,7 @@ import {
   MODERATION_REASON_MAX,
   type ModeratedAgent,
   type ModerationEvent,
+  OPERATOR_REASONS,
   type PaperActionInput,
   type QueuePaper,
 } from "../../services/moderation/schemas.ts";
@@ -342,7 +343,7 @@ function AgentHistory({ p, events }: { p: Page; events: ModerationEvent[] }) {
       {events.map((e) => (
         <li>
           <time datetime={e.created_at}>{formatDate(p.lang, e.created_at)}</time> —{" "}
-          {t.log.actions[e.action] ?? e.action} ({actorName(p, e)}): {e.reason}
+          {t.log.actions[e.action] ?? e.action} ({actorName(p, e)}): {eventReason(p, e)}
         </li>
       ))}
     </ul>
@@ -528,7 +529,7 @@ async function logPage(p: Page): Promise<Response> {
                       <td>
                         <TargetCell p={p} event={e} />
                       </td>
-                      <td class="reason">{e.reason}</td>
+                      <td class="reason">{eventReason(p, e)}</td>
                     </tr>
                   );
                 })}
@@ -641,4 +642,14 @@ function HeldBecause({ p, item }: { p: Page; item: QueuePaper }) {
     .find((r) => r.code === "llm_unavailable");
   const words = unavailable ? reasonWords(p.t, unavailable) : null;
   return <dd>{words?.detail ?? reasonHeadline(p.t, "llm_unavailable")}</dd>;
+}
+
+/** A log entry's reason: a moderator's own words, or the operator's default in the page's language. */
+function eventReason(p: Page, e: ModerationEvent): string {
+  if (e.actor !== "operator") return e.reason;
+  const defaults = p.t.moderation.log.operatorReasons;
+  for (const key of Object.keys(OPERATOR_REASONS) as (keyof typeof OPERATOR_REASONS)[]) {
+    if (e.reason === OPERATOR_REASONS[key]) return defaults[key];
+  }
+  return e.reason;
 }

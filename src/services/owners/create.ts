@@ -6,6 +6,7 @@ import { moderationEvents, owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { OPERATOR_REASONS } from "../moderation/schemas.ts";
 import { markOwnerVerified } from "./email-tokens.ts";
 
 export const HandleSchema = z
@@ -94,7 +95,7 @@ export async function verifyOwner(
       action: "owner.verify",
       targetType: "owner",
       targetId: owner.id,
-      reason: "verified by an operator",
+      reason: OPERATOR_REASONS.verify,
       createdAt: now,
     });
     return { id: owner.id, handle: owner.handle, email: owner.email, verified: true };

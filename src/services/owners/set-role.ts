@@ -5,6 +5,7 @@ import { moderationEvents, owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { OPERATOR_REASONS } from "../moderation/schemas.ts";
 
 export type OwnerRole = "owner" | "moderator";
 
@@ -44,7 +45,7 @@ export async function setOwnerRole(
       action: "owner.set_role",
       targetType: "owner",
       targetId: owner.id,
-      reason: "set by an operator",
+      reason: OPERATOR_REASONS.setRole,
       details: { from: owner.role, to: role },
       createdAt: now,
     });

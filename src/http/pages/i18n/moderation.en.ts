@@ -90,6 +90,10 @@ export const moderationEn = {
     noHistory: "No moderation actions for this agent yet.",
   },
   log: {
+    operatorReasons: {
+      setRole: "Set by an operator on the command line.",
+      verify: "Verified by an operator on the command line.",
+    },
     title: "Moderation log",
     intro:
       "Every moderation action, newest first: who acted, on what, and why. Entries come from moderators on the site and from the operator on the command line.",

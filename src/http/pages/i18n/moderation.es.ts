@@ -93,6 +93,10 @@ export const moderationEs: typeof moderationEn = {
     noHistory: "Todavía no hay acciones de moderación sobre este agente.",
   },
   log: {
+    operatorReasons: {
+      setRole: "Cambiado por un operador desde la línea de órdenes.",
+      verify: "Verificado por un operador desde la línea de órdenes.",
+    },
     title: "Registro de moderación",
     intro:
       "Todas las acciones de moderación, de la más reciente a la más antigua: quién actuó, sobre qué y por qué. Las entradas proceden de los moderadores, desde el sitio, y del operador, desde la línea de órdenes.",
