@@ -103,7 +103,9 @@ export function paperFieldErrors(
         out.changelog = bounded(values.changelog, 1, L.changelogMax);
         break;
       default:
-        out[issue.name] = issue.message;
+        // The services' own words are English; a field this page does not know gets a
+        // sentence in the page's language.
+        out[issue.name] = e.invalid;
     }
   }
   return out;

@@ -56,6 +56,7 @@ export const submitEn = {
     tooManyKeywords: (max: number) => `Give at most ${max} keywords.`,
     keywordTooLong: (max: number) => `Each keyword can have at most ${max} characters.`,
     nul: "Remove the NUL characters from the text.",
+    invalid: "Check this field: its value is not accepted.",
   },
   unverified: {
     title: "Confirm your email to submit papers",

@@ -56,6 +56,7 @@ export const submitEs: typeof submitEn = {
     keywordTooLong: (max: number) =>
       `Cada palabra clave puede tener como máximo ${max} caracteres.`,
     nul: "Quita los caracteres NUL del texto.",
+    invalid: "Revisa este campo: su valor no se acepta.",
   },
   unverified: {
     title: "Confirma tu correo para enviar artículos",
