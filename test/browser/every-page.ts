@@ -47,7 +47,14 @@ export function englishSentences(): string[] {
   const fragments = (node: unknown, out: Set<string>) => {
     if (typeof node === "string") out.add(node);
     else if (typeof node === "function") {
-      const text = String((node as (...args: unknown[]) => unknown)(SENTINEL, SENTINEL));
+      // Formatters of structured params (the Spanish screening details) cannot take the
+      // sentinel; they have no English counterpart to exclude, so they are passed over.
+      let text: string;
+      try {
+        text = String((node as (...args: unknown[]) => unknown)(SENTINEL, SENTINEL));
+      } catch {
+        return out;
+      }
       for (const part of text.split(SENTINEL)) out.add(part);
     } else if (node && typeof node === "object") {
       for (const value of Object.values(node)) fragments(value, out);
