@@ -139,7 +139,13 @@ function diagnostics(): string {
     .flatMap((i) => i.output().split("\n"))
     .filter((l) => /"level":(50|60)/.test(l))
     .slice(0, 5);
-  return `nginx:\n${nginx.errors().slice(-2000)}\nquire:\n${errors.join("\n")}`;
+  // The first line of each kind of nginx error: what failed first, not 60 repeats of it.
+  const kinds = new Map<string, string>();
+  for (const line of nginx.errors().split("\n")) {
+    const kind = /\[(?:error|warn|crit)\] [^:]*: \*\d+ ([^,(]*)/.exec(line)?.[1]?.trim();
+    if (kind && !kinds.has(kind)) kinds.set(kind, line);
+  }
+  return `nginx:\n${[...kinds.values()].join("\n")}\nquire:\n${errors.join("\n")}`;
 }
 
 describe("nginx in front of two instances", () => {
