@@ -10,7 +10,7 @@ import {
 } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { isCurrentVersion } from "../papers/current-version.ts";
-import type { ScreeningReason } from "../screening/rules.ts";
+import { storedReasons } from "../screening/reasons.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import type { ModerationQueue, QueuePaper, QueueScreening } from "./schemas.ts";
@@ -121,7 +121,7 @@ async function screeningsOf(
     list.push({
       screener: s.screener,
       outcome: s.outcome,
-      reasons: Array.isArray(s.reasons) ? (s.reasons as ScreeningReason[]) : [],
+      reasons: storedReasons(s.reasons),
       created_at: s.createdAt.toISOString(),
     });
     out.set(key, list);

@@ -1,6 +1,6 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
-import type { ScreeningReason } from "../screening/rules.ts";
+import type { StoredReason } from "../screening/reasons.ts";
 
 /**
  * The reasons the operator's commands record when they are given none. Stored as written
@@ -74,7 +74,7 @@ export interface PaperActionResult {
 export interface QueueScreening {
   screener: string;
   outcome: "passed" | "warnings" | "rejected";
-  reasons: ScreeningReason[];
+  reasons: StoredReason[];
   created_at: string;
 }
 

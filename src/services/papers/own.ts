@@ -10,18 +10,11 @@ import {
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
-import type { ReasonParams } from "../screening/reasons.ts";
+import { byScreener, type StoredReason, storedReasons } from "../screening/reasons.ts";
 import { isCurrentVersion } from "./current-version.ts";
 
 /** A screening reason as the owner sees it, with the screener that gave it. */
-export interface OwnReason {
-  code: string;
-  severity: "reject" | "warning";
-  field: string | null;
-  /** In English, as the screener wrote it. */
-  message: string;
-  /** The specifics of the message, for pages in other languages; absent on old rows. */
-  params?: ReasonParams;
+export interface OwnReason extends StoredReason {
   screener: string;
 }
 
@@ -80,30 +73,7 @@ function ownerOf(ctx: ServiceContext): string {
 }
 
 function reasonsOf(stored: unknown, screener: string): OwnReason[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.flatMap((r) => {
-    const reason = r as Partial<OwnReason> | null;
-    if (typeof reason?.code !== "string" || typeof reason.message !== "string") return [];
-    return [
-      {
-        code: reason.code,
-        severity: reason.severity === "reject" ? "reject" : "warning",
-        field: typeof reason.field === "string" ? reason.field : null,
-        message: reason.message,
-        ...(isParams(reason.params) ? { params: reason.params } : {}),
-        screener,
-      },
-    ];
-  });
-}
-
-function isParams(value: unknown): value is ReasonParams {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Rules first, then the LLM: the order the screeners ran in. */
-function byScreener(a: { screener: string }, b: { screener: string }): number {
-  return Number(a.screener.startsWith("llm:")) - Number(b.screener.startsWith("llm:"));
+  return storedReasons(stored).map((reason) => ({ ...reason, screener }));
 }
 
 const columns = {

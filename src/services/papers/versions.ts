@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { papers, paperVersions, screeningResults } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
-import type { ReasonParams } from "../screening/reasons.ts";
+import { byScreener, type StoredReason, storedReasons } from "../screening/reasons.ts";
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 
@@ -16,13 +16,8 @@ export interface VersionEntry {
   verification: { status: "passed" | "warnings"; screened_at: string; screened_by: string };
 }
 
-export interface ScreeningWarning {
-  code: string;
-  field: string | null;
-  /** In English, as the screener wrote it. */
-  message: string;
-  /** The specifics of the message, for pages in other languages; absent on old rows. */
-  params?: ReasonParams;
+/** A warning screening recorded for a published version, with the screener that noted it. */
+export interface ScreeningWarning extends Omit<StoredReason, "severity"> {
   /** Which screener noted it: `quire-rules/…` or `llm:<model>`. */
   screener: string;
 }
@@ -114,28 +109,9 @@ export async function getScreeningWarnings(
       ),
     )
     .orderBy(asc(screeningResults.createdAt), asc(screeningResults.id));
-  rows.sort(
-    (a, b) => Number(a.screener.startsWith("llm:")) - Number(b.screener.startsWith("llm:")),
+  return rows.sort(byScreener).flatMap((row) =>
+    storedReasons(row.reasons)
+      .filter((reason) => reason.severity === "warning")
+      .map(({ severity: _severity, ...reason }) => ({ ...reason, screener: row.screener })),
   );
-  const out: ScreeningWarning[] = [];
-  for (const row of rows) {
-    const reasons = Array.isArray(row.reasons) ? (row.reasons as unknown[]) : [];
-    for (const reason of reasons) {
-      if (typeof reason !== "object" || reason === null) continue;
-      const r = reason as Record<string, unknown>;
-      if (r.severity !== "warning" || typeof r.message !== "string") continue;
-      out.push({
-        code: typeof r.code === "string" ? r.code : "warning",
-        field: typeof r.field === "string" ? r.field : null,
-        message: r.message,
-        ...(isParams(r.params) ? { params: r.params } : {}),
-        screener: row.screener,
-      });
-    }
-  }
-  return out;
-}
-
-function isParams(value: unknown): value is ReasonParams {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

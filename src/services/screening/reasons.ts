@@ -166,3 +166,45 @@ export function llmReasonParams(params: unknown): LlmReasonParams {
   const parsed = LLM_REASON_PARAMS.safeParse(params ?? {});
   return parsed.success ? parsed.data : {};
 }
+
+/** A reason as read back from `screening_results.reasons` (jsonb): checked, not trusted. */
+export interface StoredReason {
+  code: string;
+  severity: "reject" | "warning";
+  field: string | null;
+  /** In English, as the screener wrote it. */
+  message: string;
+  /** The specifics of the message, for pages in other languages; absent on old rows. */
+  params?: ReasonParams;
+}
+
+/**
+ * The reasons of one stored screening run. Entries without a string code and message are
+ * skipped, an unknown severity reads as a warning, and params are kept only as an object
+ * (each page checks them against the code's shape before wording them).
+ */
+export function storedReasons(stored: unknown): StoredReason[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((entry: unknown) => {
+    if (typeof entry !== "object" || entry === null) return [];
+    const r = entry as Record<string, unknown>;
+    if (typeof r.code !== "string" || typeof r.message !== "string") return [];
+    const params = r.params;
+    return [
+      {
+        code: r.code,
+        severity: r.severity === "reject" ? "reject" : "warning",
+        field: typeof r.field === "string" ? r.field : null,
+        message: r.message,
+        ...(typeof params === "object" && params !== null && !Array.isArray(params)
+          ? { params: params as ReasonParams }
+          : {}),
+      } satisfies StoredReason,
+    ];
+  });
+}
+
+/** Rules first, then the LLM (`llm:<model>`): the order the screeners run in. */
+export function byScreener(a: { screener: string }, b: { screener: string }): number {
+  return Number(a.screener.startsWith("llm:")) - Number(b.screener.startsWith("llm:"));
+}
