@@ -1,6 +1,6 @@
 /** @module Test support: a real loopback HTTP server speaking OpenAI's chat completions API. */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { freePort, listenOnLoopback } from "./scratch.ts";
 
 export interface FakeReason {
   code: string;
@@ -95,7 +95,8 @@ export async function startFakeChatServer(
       return;
     }
     if (b.kind === "slow") {
-      await new Promise((r) => setTimeout(r, b.kind === "slow" ? b.ms : 0));
+      const { ms } = b;
+      await new Promise((r) => setTimeout(r, ms));
       b = { kind: "verdict", verdict: "pass" };
     }
     res.writeHead(200, { "content-type": "application/json" });
@@ -107,22 +108,13 @@ export async function startFakeChatServer(
       );
     } else res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenOnLoopback(server);
+  state.url = `http://127.0.0.1:${listening.port}/v1`;
+  state.close = listening.close;
   return state;
 }
 
 /** A base URL on loopback where nothing listens (connection refused): a screener that is down. */
 export async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await freePort()}/v1`;
 }

@@ -1,6 +1,6 @@
 /** @module Test support: a real loopback HTTP server speaking OpenAI's embeddings API. */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./scratch.ts";
 
 export type Behaviour =
   | { kind: "ok" }
@@ -86,13 +86,8 @@ export async function startFakeEmbeddingServer(dims = 64): Promise<FakeEmbedding
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ object: "list", model: parsed.model, data }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenOnLoopback(server);
+  state.url = `http://127.0.0.1:${listening.port}/v1`;
+  state.close = listening.close;
   return state;
 }

@@ -1,6 +1,7 @@
 /** @module Scratch resources for tests and benchmarks: a throwaway PostgreSQL database, a free port. */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import type { Server as HttpServer } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 
 /**
@@ -64,4 +65,23 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts `server` on an ephemeral loopback port; `close` also ends kept-alive connections, so
+ * a fake backend never holds a test up.
+ */
+export async function listenOnLoopback(
+  server: HttpServer,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
