@@ -4,18 +4,7 @@
  * costs a bounded, small amount whatever two versions hold. Prints best and median ms.
  */
 import { diffBody, diffText } from "../src/services/papers/diff.ts";
-
-function cpuMs(run: () => unknown, repeats = 5): { best: number; median: number } {
-  const times: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
-  times.sort((a, b) => a - b);
-  return { best: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
-}
+import { cpuMs } from "./lib/cpu.ts";
 
 const paragraphs = Array.from(
   { length: 2000 },
@@ -58,7 +47,7 @@ console.log(
 );
 for (const [name, run] of cases) {
   const parts = (run() as unknown[]).length;
-  const { best, median } = cpuMs(run);
+  const { best, median } = cpuMs(run, 5);
   console.log(
     name.padEnd(44),
     best.toFixed(1).padStart(8),

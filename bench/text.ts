@@ -6,23 +6,12 @@
 import { readFileSync } from "node:fs";
 import { chunkField, DEFAULT_CHUNK_MAX_CHARS } from "../src/services/chunks/chunker.ts";
 import { screenRules } from "../src/services/screening/rules.ts";
+import { cpuMs } from "./lib/cpu.ts";
 
 const UNARXIVE = new URL(
   "../../shared/data/unarxive-sample/arXiv_src_2212_086.jsonl",
   import.meta.url,
 );
-
-function cpuMs(run: () => void, repeats = 7): { best: number; median: number } {
-  const times: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
-  times.sort((a, b) => a - b);
-  return { best: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
-}
 
 const bodies = readFileSync(UNARXIVE, "utf8")
   .split("\n")
@@ -63,9 +52,9 @@ for (const maxChars of [DEFAULT_CHUNK_MAX_CHARS, 300]) {
 }
 rows.push([
   "chunk 100 KB body at 2000",
-  cpuMs(() => chunkField("body", body100k, { maxChars: 2000 })),
+  cpuMs(() => chunkField("body", body100k, { maxChars: 2000 }), 7),
 ]);
-rows.push(["screen 100 KB body", cpuMs(() => screenRules(paper(body100k), evidence))]);
+rows.push(["screen 100 KB body", cpuMs(() => screenRules(paper(body100k), evidence), 7)]);
 const hostile: Record<string, string> = {
   "CJK without punctuation": Array.from({ length: 100_000 }, (_, i) =>
     String.fromCharCode(0x4e00 + ((i * 7919) % 20000)),

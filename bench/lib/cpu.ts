@@ -1,0 +1,14 @@
+/** @module CPU time of a synchronous piece of work, for the benchmarks that measure one function. */
+
+/** Runs `run` `repeats` times and returns the best and median CPU milliseconds (user + system). */
+export function cpuMs(run: () => unknown, repeats: number): { best: number; median: number } {
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const start = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(start);
+    times.push((used.user + used.system) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  return { best: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
+}
