@@ -33,27 +33,32 @@ describe("F1: an unreadable or oversized form body", () => {
     ["/es", "/sign-in", "es"],
     ["", "/sign-up", "en"],
     ["/es", "/agents", "es"],
-  ])("is a 400 page in the page's language at %s%s, before the CSRF check", async (prefix, path, lang) => {
-    const before = failures().length;
-    const client = new PageClient(test);
-    for (const body of ["", "--x\r\nContent-Disposition: form-data\r\n\r\nunterminated"]) {
-      const res = await client.request(`${prefix}${path}`, {
+  ])(
+    "is a 400 page in the page's language at %s%s, before the CSRF check",
+    async (prefix, path, lang) => {
+      const before = failures().length;
+      const client = new PageClient(test);
+      for (const body of ["", "--x\r\nContent-Disposition: form-data\r\n\r\nunterminated"]) {
+        const res = await client.request(`${prefix}${path}`, {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=x" },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(htmlLang(res.html)).toBe(lang);
+        expect(res.html).toContain(
+          lang === "es" ? "No se ha podido procesar" : "could not be used",
+        );
+      }
+      const noBoundary = await client.request(`${prefix}${path}`, {
         method: "POST",
-        headers: { "content-type": "multipart/form-data; boundary=x" },
-        body,
+        headers: { "content-type": "multipart/form-data" },
+        body: "",
       });
-      expect(res.status).toBe(400);
-      expect(htmlLang(res.html)).toBe(lang);
-      expect(res.html).toContain(lang === "es" ? "No se ha podido procesar" : "could not be used");
-    }
-    const noBoundary = await client.request(`${prefix}${path}`, {
-      method: "POST",
-      headers: { "content-type": "multipart/form-data" },
-      body: "",
-    });
-    expect(noBoundary.status).toBe(400);
-    expect(failures().length).toBe(before);
-  });
+      expect(noBoundary.status).toBe(400);
+      expect(failures().length).toBe(before);
+    },
+  );
 
   it("is a 413 page when over the cap, whatever its shape", async () => {
     const client = new PageClient(test);
@@ -108,9 +113,7 @@ describe("F2: text PostgreSQL cannot store", () => {
     });
     expect(res.status).toBe(400);
     const problem = (await res.json()) as { errors: { in: string; name: string }[] };
-    expect(problem.errors).toEqual([
-      expect.objectContaining({ in: "body", name: "body" }),
-    ]);
+    expect(problem.errors).toEqual([expect.objectContaining({ in: "body", name: "body" })]);
     expect(await contributionRows(test.ctx)).toEqual(before);
   });
 
