@@ -77,7 +77,10 @@ describe("the database stopped under the running service", () => {
         ["/nothing-here", "en", "unavailable for a moment"],
       ] as const) {
         // A session cookie makes the page look the session up first: that must fail the same way.
-        for (const headers of [{}, { cookie: `${COOKIES.session}=${"a".repeat(43)}` }]) {
+        for (const headers of [{}, { cookie: `${COOKIES.session}=${"a".repeat(43)}` }] as Record<
+          string,
+          string
+        >[]) {
           const res = await page(path, headers);
           const html = await res.text();
           const lookup = path !== "/nothing-here" || "cookie" in headers;
