@@ -34,7 +34,15 @@ beforeAll(async () => {
   scratch = await createScratchDatabase(ADMIN, "quire_outage");
   primary = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
   paperId = (await publishPaper(testContext(primary))).paper_id;
-  replica = await startStreamingReplica(ADMIN);
+  // The shared server's other users may cut a base backup's connection: try again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      replica = await startStreamingReplica(ADMIN);
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
   await replica.catchUp();
   const name = new URL(scratch.url).pathname.slice(1);
   reader = await openDatabase({ databaseUrl: replica.url(name), poolSize: 2, migrate: false });
