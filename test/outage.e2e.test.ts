@@ -10,15 +10,15 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app.ts";
-import { type Database, openDatabase } from "../db/client.ts";
-import { testContext } from "../testing/db.ts";
-import { publishPaper } from "../testing/factories.ts";
-import { mcpClient, textOf } from "../testing/mcp.ts";
-import { htmlLang } from "../testing/page-client.ts";
-import { type StreamingReplica, startStreamingReplica } from "../testing/replica.ts";
-import { createScratchDatabase } from "../testing/scratch.ts";
-import { COOKIES } from "./pages/cookies.ts";
+import { buildApp } from "../src/app.ts";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { testContext } from "../src/testing/db.ts";
+import { publishPaper } from "../src/testing/factories.ts";
+import { mcpClient, textOf } from "../src/testing/mcp.ts";
+import { htmlLang } from "../src/testing/page-client.ts";
+import { type StreamingReplica, startStreamingReplica } from "../src/testing/replica.ts";
+import { createScratchDatabase } from "../src/testing/scratch.ts";
+import { COOKIES } from "../src/http/pages/cookies.ts";
 
 const ADMIN = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
