@@ -12,13 +12,13 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import { COOKIES } from "../src/http/pages/cookies.ts";
 import { testContext } from "../src/testing/db.ts";
 import { publishPaper } from "../src/testing/factories.ts";
 import { mcpClient, textOf } from "../src/testing/mcp.ts";
 import { htmlLang } from "../src/testing/page-client.ts";
 import { type StreamingReplica, startStreamingReplica } from "../src/testing/replica.ts";
 import { createScratchDatabase } from "../src/testing/scratch.ts";
-import { COOKIES } from "../src/http/pages/cookies.ts";
 
 const ADMIN = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
