@@ -25,13 +25,16 @@ beforeAll(async () => {
     env = { DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }
-  quire = await serveQuire({
-    ...env,
-    SEED_SAMPLES: "false",
-    HTTP_HEADERS_TIMEOUT_MS: "1000",
-    HTTP_BODY_TIMEOUT_MS: "2000",
-  });
-}, 120_000);
+  quire = await serveQuire(
+    {
+      ...env,
+      SEED_SAMPLES: "false",
+      HTTP_HEADERS_TIMEOUT_MS: "1000",
+      HTTP_BODY_TIMEOUT_MS: "2000",
+    },
+    { timeoutMs: 170_000 },
+  );
+}, 180_000);
 
 afterAll(async () => {
   await quire?.stop();
