@@ -179,3 +179,33 @@ describe("the code colours and print", () => {
     }
   });
 });
+
+describe("/docs with the network cut off", () => {
+  it("renders the reference from this server alone: no off-site request, no AI or deploy buttons", async () => {
+    const tab = await openTab(browser);
+    const { page } = tab;
+    const origin = new URL(site.base).origin;
+    const offSite: string[] = [];
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:")) return route.continue();
+      offSite.push(url);
+      return route.abort("internetdisconnected");
+    });
+    try {
+      const res = await page.goto(`${site.base}/docs`);
+      expect(res?.headers()["content-security-policy"]).toContain("default-src 'none'");
+      // The reference has read the OpenAPI document and drawn its operations.
+      await page.getByText("/api/v1/papers/{id}/context").first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+      const text = await inPage<string>(page, "document.body.innerText");
+      expect(text).toContain("Quire");
+      expect(text).not.toMatch(/Ask AI|Deploy|Open API Client/);
+      expect(offSite).toEqual([]);
+      expect(tab.consoleErrors).toEqual([]);
+      await screenshot(page, "docs-offline");
+    } finally {
+      await tab.close();
+    }
+  });
+});
