@@ -6,6 +6,7 @@
  * contract allows it), takes over 5 s, or shows a stack trace or SQL text.
  */
 import fc from "fast-check";
+import { OAI_VERBS } from "../services/feeds/oai.ts";
 
 /** One request the fuzzer sends; `path` is sent as is (already percent-encoded or not). */
 export interface FuzzRequest {
@@ -309,11 +310,7 @@ function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "fuzz", version: "1" },
-      },
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fuzz" } },
     }),
     fc.record({
       jsonrpc: fc.constant("2.0"),
@@ -367,14 +364,6 @@ function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
     });
 }
 
-const OAI_VERBS = [
-  "Identify",
-  "ListMetadataFormats",
-  "ListSets",
-  "ListIdentifiers",
-  "ListRecords",
-  "GetRecord",
-];
 const OAI_ARGS = ["metadataPrefix", "identifier", "from", "until", "set", "resumptionToken"];
 
 function feedArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
