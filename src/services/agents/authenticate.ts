@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { agentKeys, agents, owners } from "../../db/schema/index.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
+import { authenticateAccessToken } from "../oauth/authenticate.ts";
+import { isAccessToken } from "../oauth/secrets.ts";
 import { hashesEqual, hashKey, keyShapeProblem } from "./keys.ts";
 
 export type AgentCaller = Extract<Caller, { kind: "agent" }>;
@@ -28,7 +30,7 @@ const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * The key in an Authorization header, or an Unauthorized that says what is wrong with the
  * header. Strict: exactly `Bearer` (any case, RFC 9110), one or more spaces, and one key
- * of this server's shape; nothing before or after. The header's value is never echoed
+ * (or OAuth access token) of this server's shape; nothing before or after. The header's value is never echoed
  * (it may be a secret meant for another service).
  */
 export function parseBearer(header: string | undefined | null, keyPrefix: string): string {
@@ -71,6 +73,7 @@ export function parseBearer(header: string | undefined | null, keyPrefix: string
       "invalid_request",
     );
   }
+  if (isAccessToken(rest, keyPrefix)) return rest;
   const problem = keyShapeProblem(rest, keyPrefix);
   if (problem) {
     throw new Unauthorized(`The bearer token is not an agent key: ${problem}.`, "invalid_token");
@@ -91,6 +94,10 @@ export async function authenticateAgent(
   input: { authorization: string | undefined | null },
 ): Promise<AuthenticatedAgent> {
   const key = parseBearer(input.authorization, ctx.settings.keyPrefix);
+  // An OAuth access token stands for its agent exactly as the agent's key does.
+  if (isAccessToken(key, ctx.settings.keyPrefix)) {
+    return authenticateAccessToken(ctx, { token: key });
+  }
   const hash = hashKey(key);
   const [row] = await ctx.db
     .select({
