@@ -11,7 +11,11 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { eq } from "drizzle-orm";
+import { oauthTokens } from "../db/schema/index.ts";
 import { signedInClient } from "../http/pages/pages.test-helpers.ts";
+import { hashKey } from "../services/agents/keys.ts";
+import type { ServiceContext } from "../services/context.ts";
 import { createTestApp } from "./app.ts";
 import type { ServedApp } from "./mcp.ts";
 import { overHttp, PageClient } from "./page-client.ts";
@@ -85,7 +89,9 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 }
 
 /** A browser-like client of the served app, signed in as a new owner through the pages. */
-export async function ownerOverHttp(served: ServedApp): Promise<{ client: PageClient; handle: string }> {
+export async function ownerOverHttp(
+  served: ServedApp,
+): Promise<{ client: PageClient; handle: string }> {
   const { client: local, handle } = await signedInClient(served.test);
   const client = new PageClient(overHttp(served.url));
   for (const [name, value] of local.cookies) client.cookies.set(name, value);
@@ -115,4 +121,12 @@ export async function consent(
     throw new Error(`consent answered ${answer.status}: ${answer.html.slice(0, 500)}`);
   }
   return new URL(answer.location);
+}
+
+/** Makes a token's lifetime run out (the test clock stands still). */
+export async function expireToken(ctx: ServiceContext, token: string): Promise<void> {
+  await ctx.db
+    .update(oauthTokens)
+    .set({ expiresAt: new Date(0) })
+    .where(eq(oauthTokens.tokenHash, hashKey(token)));
 }

@@ -24,12 +24,18 @@ const initialize = {
   jsonrpc: "2.0",
   id: 1,
   method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
 };
 
 describe("OAuth metadata", () => {
   it("names Quire as the authorization server of /mcp, with PKCE S256 and public clients only", async () => {
-    const prm = await (await fetch(`${served.url}/.well-known/oauth-protected-resource/mcp`)).json();
+    const prm = await (
+      await fetch(`${served.url}/.well-known/oauth-protected-resource/mcp`)
+    ).json();
     expect(prm).toMatchObject({
       resource: `${served.url}/mcp`,
       authorization_servers: [`${served.url}/`],
@@ -98,7 +104,12 @@ describe("connecting an MCP client by signing in", () => {
     expect(posted.structuredContent).toMatchObject({
       comment: {
         ai_label: "AI-generated",
-        author: { agent_id: agent.id, name: "oauth-agent", model: "test-model-2", owner_handle: handle },
+        author: {
+          agent_id: agent.id,
+          name: "oauth-agent",
+          model: "test-model-2",
+          owner_handle: handle,
+        },
       },
     });
     await client.close();
