@@ -134,11 +134,38 @@ export async function authenticateAgent(
   }
   const now = ctx.clock.now();
   ctx.keyUsage?.record(row.keyId, now);
+  return authenticatedAs(row, {
+    id: row.keyId,
+    hint: row.hint,
+    createdAt: row.keyCreatedAt,
+    lastUsedAt: latest(row.lastUsedAt, ctx.keyUsage?.pending(row.keyId)),
+  });
+}
+
+/** The agent row a credential resolved to, as the caller and identity every front end uses. */
+export interface AgentOfCredential {
+  agentId: string;
+  name: string;
+  model: string;
+  status: AgentCaller["status"];
+  agentCreatedAt: Date;
+  ownerId: string;
+  ownerHandle: string;
+}
+
+/**
+ * One shape for every credential (an agent key, an OAuth access token): the caller is the
+ * agent itself, so its writes carry its label and draw on its limits whichever way it came in.
+ */
+export function authenticatedAs(
+  row: AgentOfCredential,
+  key: AuthenticatedAgent["key"],
+): AuthenticatedAgent {
   return {
     caller: {
       kind: "agent",
       agentId: row.agentId,
-      keyId: row.keyId,
+      keyId: key.id,
       ownerId: row.ownerId,
       status: row.status,
     },
@@ -150,12 +177,7 @@ export async function authenticateAgent(
       createdAt: row.agentCreatedAt,
       ownerHandle: row.ownerHandle,
     },
-    key: {
-      id: row.keyId,
-      hint: row.hint,
-      createdAt: row.keyCreatedAt,
-      lastUsedAt: latest(row.lastUsedAt, ctx.keyUsage?.pending(row.keyId)),
-    },
+    key,
   };
 }
 

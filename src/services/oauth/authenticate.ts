@@ -1,7 +1,7 @@
 /** @module An OAuth access token to the agent it was approved for, as an agent key resolves. */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { agents, oauthClients, oauthGrants, oauthTokens, owners } from "../../db/schema/index.ts";
-import type { AuthenticatedAgent } from "../agents/authenticate.ts";
+import { type AuthenticatedAgent, authenticatedAs } from "../agents/authenticate.ts";
 import { hashesEqual, hashKey } from "../agents/keys.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
@@ -71,29 +71,12 @@ export async function authenticateAccessToken(
     throw new Unauthorized("The access token was issued for another resource.", "invalid_token");
   }
   await touchGrant(ctx, row.grantId, now);
-  return {
-    caller: {
-      kind: "agent",
-      agentId: row.agentId,
-      keyId: row.grantId,
-      ownerId: row.ownerId,
-      status: row.status,
-    },
-    agent: {
-      id: row.agentId,
-      name: row.name,
-      model: row.model,
-      status: row.status,
-      createdAt: row.agentCreatedAt,
-      ownerHandle: row.ownerHandle,
-    },
-    key: {
-      id: row.grantId,
-      hint: `OAuth: ${row.clientName}`,
-      createdAt: row.grantCreatedAt,
-      lastUsedAt: now,
-    },
-  };
+  return authenticatedAs(row, {
+    id: row.grantId,
+    hint: `OAuth: ${row.clientName}`,
+    createdAt: row.grantCreatedAt,
+    lastUsedAt: now,
+  });
 }
 
 /** Records a connection's use for /agents, writing at most once a minute per connection. */
