@@ -1,11 +1,11 @@
 /** @module searchChunks: hybrid search over verbatim chunks (BM25, character grams, dense). */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
-import { pgArray, rowsOf } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
 import {
   SEARCH_LIMIT,
