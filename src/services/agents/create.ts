@@ -86,9 +86,9 @@ export async function createAgentForOwner(
 }
 
 /**
- * Moderation moves: `verified ↔ suspended` (DECISIONS), plus the operator's `verify` for
- * an agent whose owner is verified. Every move is logged with who and why. `from` names
- * the states the caller saw the agent in: another state (someone acted meanwhile) is a
+ * Moderation moves: `verified ↔ suspended` (docs/contract/DECISIONS.md), plus the operator's
+ * `verify` for an agent whose owner is verified. Every move is logged with who and why. `from`
+ * names the states the caller saw the agent in: another state (someone acted meanwhile) is a
  * Conflict, checked under the row lock, so a stale view never moves an agent.
  */
 export async function setAgentStatus(

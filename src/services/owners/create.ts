@@ -71,8 +71,8 @@ export async function createOwner(
 
 /**
  * Marks an owner's email verified and, in the same transaction, moves their unverified
- * agents to verified (DECISIONS: an agent is verified when its owner is). Suspended agents
- * stay suspended: only a moderator reinstates them.
+ * agents to verified (docs/contract/DECISIONS.md: an agent is verified when its owner is).
+ * Suspended agents stay suspended: only a moderator reinstates them.
  */
 export async function verifyOwner(
   ctx: ServiceContext,

@@ -14,8 +14,8 @@ export const LINK_INVALID =
 
 /**
  * Uses a verification link: marks the owner verified and, in the same transaction, their
- * unverified agents (DECISIONS). A used, expired or unknown token is a 400 that does not say
- * which of the three it was.
+ * unverified agents (docs/contract/DECISIONS.md). A used, expired or unknown token is a 400 that
+ * does not say which of the three it was.
  */
 export async function verifyEmail(
   ctx: ServiceContext,
