@@ -4,6 +4,7 @@
  * limiter (no `rateLimits` on the context), the in-process store, Redis — in the same run.
  *
  *   npm run bench:writes
+ *   npm run bench:writes -- --smoke   # Redis only, 4 agents, 1 s, no warm-up (CI)
  *
  * Every engine × limiter combination gets a fresh database: papers are published, one
  * verified owner and agent (with a real key) is made per connection, the real app is served
@@ -22,7 +23,7 @@
  *   BENCH_WARMUP         unmeasured warm-up seconds before each (default 2)
  *   BENCH_CONNECTIONS    concurrent connections = agents (default 50)
  *   BENCH_ENGINES        comma list of pglite,postgres (default both)
- *   BENCH_LIMITERS       comma list of off,memory,redis (default all three)
+ *   BENCH_LIMITERS       comma list of off,memory,redis (default all three; smoke: redis)
  *   BENCH_PAPERS         papers the comments go to (default 10)
  *   BENCH_ROUNDS         repeat every combination this many times, each round in a fresh
  *                        database with the limiters in rotated order (default 1); the table
@@ -52,7 +53,7 @@ import { makeAgent, makeOwner, paperInput } from "../src/testing/factories.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { RAISED_QUOTA as QUOTA, RAISED, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
-import { figure, orSmoke, samples } from "./lib/smoke.ts";
+import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 import type { ClientJob, ClientResult } from "./writes-client.ts";
 
 type Engine = "pglite" | "postgres";
@@ -67,7 +68,12 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const REDIS_TIMEOUT_MS = positiveInt("BENCH_REDIS_TIMEOUT_MS", 5000);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = list("BENCH_ENGINES", ["pglite", "postgres"] as const);
-const LIMITERS = list("BENCH_LIMITERS", ["off", "memory", "redis"] as const);
+// Smoke: Redis alone, the store with the most to go wrong (one fresh database, not three).
+const LIMITERS = SMOKE
+  ? list("BENCH_LIMITERS", ["off", "memory", "redis"] as const).filter((l) =>
+      process.env.BENCH_LIMITERS ? true : l === "redis",
+    )
+  : list("BENCH_LIMITERS", ["off", "memory", "redis"] as const);
 
 function positiveInt(name: string, fallback: number): number {
   const n = nonNegativeInt(name, fallback);

@@ -32,6 +32,7 @@ const ENGINE: Engine = DATABASE_URL ? "postgres" : "pglite";
  */
 const ENGINES: Record<string, Engine[]> = {
   "bench:diff": ["pglite"],
+  "bench:render": ["pglite"],
   "bench:text": ["pglite"],
   "bench:ratelimit": ["pglite"],
   "bench:migrate": ["postgres"],
