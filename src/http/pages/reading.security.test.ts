@@ -8,7 +8,7 @@ import { makeOwner } from "../../testing/factories.ts";
 import { csrfTokenIn, PageClient } from "../../testing/page-client.ts";
 import { executableConstructs, XSS_PAYLOADS } from "../../testing/xss-payloads.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { jsonForScript } from "./paper.tsx";
+import { jsonForScript } from "./paper/index.tsx";
 import {
   escaped,
   jsonLdOf,
