@@ -31,13 +31,14 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { loadConfig } from "../src/config.ts";
 import type { Db } from "../src/db/client.ts";
+import { rowsOf, withTransaction } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { denseCandidates } from "../src/services/search/dense.ts";
 import type { Embedder } from "../src/services/search/embedder.ts";
-import { rebuildSearchIndex, rowsOf } from "../src/services/search/indexing.ts";
+import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { prepareSearch } from "../src/services/search/prepare.ts";
 import { type Channel, type SearchMode, searchChunks } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
@@ -281,8 +282,7 @@ async function hnswRecall(db: Db, embedder: Embedder, qs: string[]) {
   for (const v of vectors) {
     const ann = await denseCandidates(db, embedder.model, v, 8, DEFAULT_SEARCH_SETTINGS.efSearch);
     const t = performance.now();
-    const exact = await db.transaction(async (tx) => {
-      const t2 = tx as unknown as Db;
+    const exact = await withTransaction(db, async (t2) => {
       await t2.execute(sql`set local enable_indexscan = off`);
       await t2.execute(sql`set local enable_bitmapscan = off`);
       return rowsOf<{ distance: number }>(
