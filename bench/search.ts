@@ -7,6 +7,7 @@
  * HNSW recall@8 against exact search, database size and peak RSS.
  *
  *   npm run bench:search
+ *   npm run bench:search -- --smoke   # 300 chunks, 5 queries per mode (CI)
  *
  * Each engine runs in its own child process, so its peak RSS is its own.
  *
@@ -43,12 +44,13 @@ import { type Channel, type SearchMode, searchChunks } from "../src/services/sea
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
 import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
+import { orSmoke } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
-const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", 100_000);
-const QUERIES = positiveInt("BENCH_QUERIES", 200);
+const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", orSmoke(100_000, 300));
+const QUERIES = positiveInt("BENCH_QUERIES", orSmoke(200, 5));
 const DIMS = positiveInt("BENCH_DIMS", 384);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
