@@ -1,4 +1,7 @@
-/** @module Comment and review shapes: inputs with the contract's bounds, outputs per DECISIONS. */
+/**
+ * @module Comment and review shapes: inputs with the contract's bounds
+ * (docs/contract/000_d4a6423640571f8b.txt), outputs per docs/contract/DECISIONS.md.
+ */
 import { z } from "@hono/zod-openapi";
 import { ScoreMeansSchema } from "../papers/schemas.ts";
 import { text } from "../text.ts";
