@@ -5,6 +5,7 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
+import type { TextConfig } from "./indexing.ts";
 import { pgArray, rowsOf } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
 import {
@@ -39,6 +40,71 @@ export interface SearchInternals {
   maxLimit?: number;
   channels?: Channel[];
   settings?: Partial<SearchSettings>;
+  /** Analyse the query with these configurations only, and do not translate it. */
+  configs?: readonly TextConfig[];
+}
+
+/** One wording of the query and the text search configurations it is analysed with. */
+export interface QueryVariant {
+  text: string;
+  configs: readonly TextConfig[];
+}
+
+/** The query as typed is analysed in every language the index stems (and unstemmed). */
+const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english", "spanish", "simple"];
+
+/**
+ * The wordings a query is searched in: as typed, and, when a translator is configured, its
+ * English and Spanish translations (each analysed in its own language) where they differ
+ * from it. A query's language is not guessed: translating "curve number" es→en changes
+ * nothing and is dropped, en→es gives "número de curva". A translation that fails or times
+ * out is left out, so search degrades to the query as typed, never to an error.
+ */
+export async function queryVariants(ctx: ServiceContext, query: string): Promise<QueryVariant[]> {
+  const variants: QueryVariant[] = [{ text: query, configs: ORIGINAL_CONFIGS }];
+  const translator = ctx.translator;
+  if (!translator) return variants;
+  const [english, spanish] = await Promise.all([
+    translator.translate(query, "es", "en"),
+    translator.translate(query, "en", "es"),
+  ]);
+  const seen = new Set([folded(query)]);
+  for (const [text, config] of [
+    [english, "english"],
+    [spanish, "spanish"],
+  ] as const) {
+    if (text === null || seen.has(folded(text))) continue;
+    seen.add(folded(text));
+    variants.push({ text, configs: [config] });
+  }
+  return variants;
+}
+
+function folded(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
+ * Fuses the rankings of a query's wordings: each chunk keeps its best fused z-score over
+ * the wordings (CombMAX). Every ranking is z-scored over its own candidates, so a wording
+ * that matches a paper in its own language ranks it as the original would in that language.
+ */
+export function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
+  if (rankings.length === 1) return rankings[0]!.slice(0, limit);
+  const best = new Map<number, ScoredChunk>();
+  for (const ranking of rankings) {
+    for (const r of ranking) {
+      const seen = best.get(r.chunkId);
+      if (!seen || r.fused > seen.fused) best.set(r.chunkId, r);
+    }
+  }
+  return [...best.values()]
+    .sort((a, b) => b.fused - a.fused || a.chunkId - b.chunkId)
+    .slice(0, limit);
 }
 
 /** A result with the channel scores that produced it (for tests and evaluation). */
@@ -65,7 +131,17 @@ export async function searchChunks(
   internals: SearchInternals = {},
 ): Promise<SearchResponse> {
   const { query, limit, mode } = validate(ctx, input, internals);
-  const ranked = await rankChunks(ctx, query, mode, limit, internals);
+  const variants = internals.configs
+    ? [{ text: query, configs: internals.configs }]
+    : await queryVariants(ctx, query);
+  const ranked = fuseVariants(
+    await Promise.all(
+      variants.map((v) =>
+        rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs }),
+      ),
+    ),
+    limit,
+  );
   const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
   const shown = await displayRows(
     publicReadDb(ctx),
@@ -145,7 +221,9 @@ export async function rankChunks(
   // (and so the scores shown) do not depend on `limit`.
   const onlyBm25 = channels.size === 1 && channels.has("bm25");
   const depth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
-  const bm25 = lexical ? await bm25Candidates(db, query, settings, depth) : null;
+  const bm25 = lexical
+    ? await bm25Candidates(db, query, settings, depth, internals.configs ?? ORIGINAL_CONFIGS)
+    : null;
   const gramVector =
     channels.has("sparse") && bm25 && bm25.hits.length > 0
       ? await queryGramVector(db, query, bm25.lexemes, bm25.chunks)
