@@ -1,8 +1,10 @@
 /** @module Cross-lingual search over the sample papers, with real Apertium and without it. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
+import { llmsTxt } from "../../http/public/llms.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import type { ServiceContext } from "../context.ts";
+import { checkReadiness } from "../health/readiness.ts";
 import { seedSamplePapers } from "../papers/seed.ts";
 import { queryVariants, searchChunks } from "./search.ts";
 import { findApertium, type Translator } from "./translate.ts";
@@ -88,6 +90,20 @@ describe("cross-lingual search", () => {
     expect(answers[1]?.toLowerCase()).toContain("cuencas");
     expect(answers[2]?.toLowerCase()).toMatch(/basins|watersheds/);
     expect(translator.status()).toMatchObject({ status: "ok", pairs: ["en-es", "es-en"] });
+  });
+
+  it("is reported by readiness and /llms.txt", async () => {
+    const ready = await checkReadiness(anonymous(true), { draining: () => false });
+    expect(ready.checks.cross_lingual).toMatchObject({
+      status: "ok",
+      critical: false,
+      pairs: ["en-es", "es-en"],
+    });
+    expect(llmsTxt("http://q.test", true)).toContain("Cross-lingual search is on");
+    const off = await checkReadiness(anonymous(false), { draining: () => false });
+    expect(off.checks.cross_lingual).toMatchObject({ status: "not_configured", critical: false });
+    expect(llmsTxt("http://q.test", false)).toContain("Cross-lingual search is off on this server");
+    expect(llmsTxt("http://q.test", false)).toContain("apt install apertium-en-es");
   });
 
   it("is absent when Apertium is not on the PATH", () => {
