@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../http/env.ts";
+import { mcpChallenge } from "../http/oauth/protected-resource.ts";
 import { authenticateAgent } from "../services/agents/authenticate.ts";
 import { withCaller } from "../services/context.ts";
 import { RateLimited, Unauthorized } from "../services/errors.ts";
@@ -30,7 +31,8 @@ export function rpcError(
 /**
  * Mounts the MCP endpoint. Per request: the Origin is checked (a browser page from another
  * origin is refused, against DNS rebinding), the body is capped at `maxBodyBytes`, the
- * agent key (if any) is resolved as for REST (a bad key is 401 with `WWW-Authenticate`), and
+ * agent key (if any) is resolved as for REST (a bad key is 401 with `WWW-Authenticate` naming
+ * the problem and the protected resource metadata), and
  * a fresh server and transport answer the JSON-RPC message(s) with JSON.
  */
 export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBodyBytes: number }) {
@@ -100,10 +102,9 @@ async function handle(c: Context<AppEnv>, baseUrl: string): Promise<Response> {
           "retry-after": String(limited.retryAfterSeconds),
         });
       }
-      const challenge = error.challenge
-        ? `Bearer realm="quire", error="${error.challenge}"`
-        : 'Bearer realm="quire"';
-      return rpcError(401, RPC.server, error.message, { "www-authenticate": challenge });
+      return rpcError(401, RPC.server, error.message, {
+        "www-authenticate": mcpChallenge(baseUrl, error),
+      });
     }
   }
   const server = buildMcpServer({

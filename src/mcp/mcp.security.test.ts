@@ -54,7 +54,7 @@ describe("agent keys on /mcp", () => {
     const cases: [string, RegExp][] = [
       ["Bearer quire_sk_notARealKeyAtAll", /invalid_(token|request)/],
       [`Bearer ${revoked.key}`, /error="invalid_token"/],
-      ["Basic dXNlcjpwYXNz", /^Bearer realm="quire"$/],
+      ["Basic dXNlcjpwYXNz", /^Bearer realm="quire", resource_metadata="[^"]+"$/],
       ["Bearer", /error="invalid_request"/],
     ];
     for (const [authorization, challenge] of cases) {
@@ -67,6 +67,47 @@ describe("agent keys on /mcp", () => {
     }
     // The SDK client surfaces the 401 instead of connecting anonymously.
     await expect(mcpClient(served.url, revoked.key)).rejects.toThrow();
+  });
+
+  it("a 401 names the real problem in error_description and points to the resource metadata", async () => {
+    const metadata =
+      'resource_metadata="http://quire.test/.well-known/oauth-protected-resource/mcp"';
+    const cases: [string, string][] = [
+      [`Bearer ${revoked.key}`, "The agent key has been revoked."],
+      ["Bearer quire_sk_notARealKeyAtAll", "The bearer token is not an agent key:"],
+      [
+        `Bearer ${verified.key.slice(0, -1)}${verified.key.endsWith("x") ? "y" : "x"}`,
+        "The agent key is not recognised.",
+      ],
+      ["Bearer", "The Authorization header has no key after 'Bearer'."],
+    ];
+    for (const [authorization, says] of cases) {
+      const res = await rpc(served.url, initialize, { authorization });
+      expect(res.status, authorization).toBe(401);
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge).toContain(metadata);
+      const description = /error_description="([^"]*)"/.exec(challenge)?.[1] ?? "";
+      expect(description).toContain(says);
+      // RFC 6750 §3: printable ASCII without quote or backslash.
+      expect(description).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/);
+      expect(description).not.toContain(authorization.slice(7) || "\u0000");
+    }
+    const basic = await rpc(served.url, initialize, { authorization: "Basic dXNlcjpwYXNz" });
+    expect(basic.headers.get("www-authenticate")).toBe(`Bearer realm="quire", ${metadata}`);
+  });
+
+  it("serves RFC 9728 metadata for /mcp at the suffixed and the bare well-known URL", async () => {
+    for (const path of [
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-protected-resource",
+    ]) {
+      const res = await fetch(new URL(path, served.url), { headers: { origin: "http://x.test" } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      const doc = (await res.json()) as Record<string, unknown>;
+      expect(doc.resource).toBe("http://quire.test/mcp");
+      expect(doc.bearer_methods_supported).toEqual(["header"]);
+    }
   });
 
   it("never logs a key", async () => {

@@ -25,4 +25,10 @@ describe("renderMarkdown", () => {
     );
     expect(renderMarkdown("    y = 2\n")).toBe('<pre tabindex="0"><code>y = 2\n</code></pre>\n');
   });
+
+  it("puts each table in a focusable box that scrolls sideways on its own", () => {
+    const html = renderMarkdown("| a | b |\n|---|---|\n| 1 | 2 |");
+    expect(html.startsWith('<div class="table-scroll" tabindex="0">\n<table>\n<thead>')).toBe(true);
+    expect(html.endsWith("</tbody>\n</table>\n</div>\n")).toBe(true);
+  });
 });

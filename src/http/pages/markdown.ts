@@ -39,6 +39,10 @@ for (const rule of ["fence", "code_block"] as const) {
     base(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
 }
 
+// A wide table scrolls inside its own focusable box rather than pushing the page sideways.
+md.renderer.rules.table_open = () => '<div class="table-scroll" tabindex="0">\n<table>\n';
+md.renderer.rules.table_close = () => "</table>\n</div>\n";
+
 export interface RenderMarkdownOptions {
   /**
    * The level the text's shallowest heading gets (2 to 6), keeping the others below it in
