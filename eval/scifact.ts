@@ -235,7 +235,8 @@ async function main(): Promise<void> {
     });
     const logger = createLogger("silent");
     const reused = env.DATA_DIR !== undefined && existsSync(join(env.DATA_DIR, "PG_VERSION"));
-    const rt = await openRuntime(config, logger);
+    // No rate limits: the evaluation asks hundreds of queries from one address.
+    const rt = await openRuntime(config, logger, { rateLimits: false });
     try {
       log(
         `SciFact on ${rt.database.kind} (${rt.database.location}); ${corpus.length} abstracts, ${evalQueries.length} ${split} queries`,

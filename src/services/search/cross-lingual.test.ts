@@ -54,6 +54,26 @@ describe("cross-lingual search", () => {
     expect(results[0]?.quote).not.toMatch(/curve number/i);
   });
 
+  it("highlights the matched words of the quote and marks the match close", async () => {
+    const { results } = await searchChunks(anonymous(true), { q: "curve number" });
+    expect(results[0]?.match).toBe("close");
+    // Every chunk is indexed with its paper's title, so the best one need not quote the words.
+    const top = results.find((r) => r.paper_id === spanishPaper && r.highlights.length > 0)!;
+    expect(top).toBeDefined();
+    const points = Array.from(top.quote);
+    const words = top.highlights.map(([a, b]) => points.slice(a, b).join("").toLowerCase());
+    expect(words.some((w) => w.startsWith("curva"))).toBe(true);
+    expect(words.some((w) => w.startsWith("número"))).toBe(true);
+    for (const [a, b] of top.highlights) expect(a).toBeLessThan(b);
+  });
+
+  it("labels results that share only a common word with the query weak", async () => {
+    const { results } = await searchChunks(anonymous(true), {
+      q: "zebra migration across savanna rivers",
+    });
+    expect(results.every((r) => r.match === "weak")).toBe(true);
+  });
+
   it("finds an English paper for a Spanish query", async () => {
     const q = "suma compensada de números de coma flotante";
     const { results } = await searchChunks(anonymous(true), { q });

@@ -8,6 +8,7 @@ import { embedQuery } from "./embed-query.ts";
 import type { TextConfig } from "./indexing.ts";
 import { pgArray, rowsOf } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
+import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -143,15 +144,24 @@ export async function searchChunks(
     limit,
   );
   const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
-  const shown = await displayRows(
-    publicReadDb(ctx),
-    ranked.map((r) => r.chunkId),
-  );
+  const db = publicReadDb(ctx);
+  const ids = ranked.map((r) => r.chunkId);
+  const [shown, matches] = await Promise.all([
+    displayRows(db, ids),
+    analyseQuery(db, variants).then((analyses) => matchChunks(db, ids, analyses)),
+  ]);
   const results: SearchResult[] = [];
   for (const r of ranked) {
     const row = shown.get(r.chunkId);
     if (!row) continue;
-    results.push({ ...row, score: unitScore(r.fused, curve) });
+    const match = matches.get(r.chunkId);
+    results.push({
+      ...row,
+      score: unitScore(r.fused, curve),
+      highlights: match?.highlights ?? [],
+      match:
+        mode === "semantic" || (match?.coverage ?? 0) >= CLOSE_MATCH_COVERAGE ? "close" : "weak",
+    });
   }
   return { query, results };
 }
@@ -348,7 +358,7 @@ async function candidateFacts(
   }));
 }
 
-type Shown = Omit<SearchResult, "score">;
+type Shown = Omit<SearchResult, "score" | "highlights" | "match">;
 
 async function displayRows(db: Db, ids: number[]): Promise<Map<number, Shown>> {
   if (ids.length === 0) return new Map();
