@@ -17,6 +17,7 @@ import {
 } from "./schemas.ts";
 import { type SearchSettings, searchSettings } from "./settings.ts";
 import { queryGramVector } from "./sparse.ts";
+import type { SearchLanguage } from "./translate.ts";
 
 export const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -49,6 +50,8 @@ export interface SearchInternals {
 export interface QueryVariant {
   text: string;
   configs: readonly TextConfig[];
+  /** For a translation: the language it was translated into; it ranks papers in it only. */
+  language?: SearchLanguage;
 }
 
 /** The query as typed is analysed in every language the index stems (and unstemmed). */
@@ -70,15 +73,35 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     translator.translate(query, "en", "es"),
   ]);
   const seen = new Set([folded(query)]);
-  for (const [text, config] of [
-    [english, "english"],
-    [spanish, "spanish"],
+  const typed = new Set(folded(query).split(" "));
+  for (const [text, config, language] of [
+    [english, "english", "en"],
+    [spanish, "spanish", "es"],
   ] as const) {
     if (text === null || seen.has(folded(text))) continue;
+    // Apertium passes words it does not know through unchanged: a "translation" that keeps
+    // most of the query's words means the query was not in the source language.
+    const words = folded(text).split(" ");
+    const kept = words.filter((w) => typed.has(w)).length;
+    if (kept >= UNCHANGED_SHARE * words.length) continue;
     seen.add(folded(text));
-    variants.push({ text, configs: [config] });
+    variants.push({ text, configs: [config], language });
   }
   return variants;
+}
+
+/** A translation keeping at least this share of the query's words is not one. */
+const UNCHANGED_SHARE = 0.5;
+
+async function chunkLanguages(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await rowsOf<{ id: string | number; language: string }>(
+    db,
+    sql`select c.id::int8 as id, pv.language from chunks c
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        where c.id = any(${pgArray(ids, "int8")})`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.language]));
 }
 
 function folded(text: string): string {
@@ -135,14 +158,25 @@ export async function searchChunks(
   const variants = internals.configs
     ? [{ text: query, configs: internals.configs }]
     : await queryVariants(ctx, query);
-  const ranked = fuseVariants(
-    await Promise.all(
-      variants.map((v) =>
-        rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs }),
-      ),
-    ),
-    limit,
+  const rankings = await Promise.all(
+    variants.map(async (v) => {
+      if (!v.language) {
+        return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
+      }
+      // A translation looks for papers in its language only, so it never reorders the
+      // papers the query as typed already reaches.
+      const deep = await rankChunks(ctx, v.text, mode, 3 * limit, {
+        ...internals,
+        configs: v.configs,
+      });
+      const languages = await chunkLanguages(
+        publicReadDb(ctx),
+        deep.map((r) => r.chunkId),
+      );
+      return deep.filter((r) => languages.get(r.chunkId) === v.language);
+    }),
   );
+  const ranked = fuseVariants(rankings, limit);
   const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
   const db = publicReadDb(ctx);
   const ids = ranked.map((r) => r.chunkId);
