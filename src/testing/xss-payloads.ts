@@ -88,12 +88,25 @@ const FORBIDDEN_ELEMENTS = new Set([
   "embed",
   "applet",
   "svg",
-  "math",
   "style",
   "base",
   "template",
   "portal",
 ]);
+
+const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
+
+/**
+ * The presentation MathML elements KaTeX writes (its `output: "mathml"`). Inside `<math>`,
+ * nothing else may appear: another element there (`<mglyph>`, `<style>`, an HTML element
+ * reached through `<mtext>`) is the namespace confusion that mutation XSS relies on.
+ */
+const MATHML_ELEMENTS = new Set(
+  (
+    "semantics annotation mrow mi mo mn ms mtext mspace msup msub msubsup mfrac msqrt mroot " +
+    "mover munder munderover mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr merror"
+  ).split(" "),
+);
 
 function decodeEntities(value: string): string {
   return value
@@ -141,7 +154,8 @@ const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))
  * elements other than the allowed ones (and any whose content is not a JSON data block
  * that parses), event-handler and `style` attributes, URL attributes with an executable
  * scheme (after entity decoding and whitespace removal, as browsers do), forbidden
- * elements, meta refresh, and comments or stray markup-declaration openers.
+ * elements (MathML only in KaTeX's form: the MathML namespace and its presentation
+ * elements), meta refresh, and comments or stray markup-declaration openers.
  */
 export function executableConstructs(html: string, options: HtmlOptions = {}): string[] {
   const allowedSrc = options.allowedScriptSrc ?? ["/assets/site.js"];
@@ -150,15 +164,23 @@ export function executableConstructs(html: string, options: HtmlOptions = {}): s
   const body = html.replace(/^<!doctype html>/i, "");
   if (/<!/.test(body)) problems.push("a comment or markup declaration (<!)");
   if (/<\?/.test(body)) problems.push("a processing instruction (<?)");
+  let inMath = false;
   for (const tag of body.matchAll(TAG)) {
     const closing = tag[1] === "/";
     const name = (tag[2] ?? "").toLowerCase();
+    if (name === "math") inMath = !closing;
     if (closing) continue;
     const attributes = new Map<string, string>();
     for (const a of (tag[3] ?? "").matchAll(ATTRIBUTE)) {
       attributes.set((a[1] ?? "").toLowerCase(), a[2] ?? a[3] ?? a[4] ?? "");
     }
     if (FORBIDDEN_ELEMENTS.has(name)) problems.push(`<${name}> element`);
+    if (name === "math" && attributes.get("xmlns") !== MATHML_NS) {
+      problems.push("<math> element not in KaTeX's form");
+    }
+    if (inMath && name !== "math" && !MATHML_ELEMENTS.has(name)) {
+      problems.push(`<${name}> element inside <math>`);
+    }
     for (const [attr, value] of attributes) {
       if (attr.startsWith("on")) problems.push(`event handler ${attr} on <${name}>`);
       if (attr === "style") problems.push(`style attribute on <${name}>`);

@@ -6,9 +6,9 @@ import { registerAgentPages } from "./agents.tsx";
 import { registerAssets } from "./assets.ts";
 import { registerHomePage } from "./home.tsx";
 import { registerInfoPages } from "./info.tsx";
-import { registerModerationPages } from "./moderation.tsx";
+import { registerModerationPages } from "./moderation/index.tsx";
 import { registerMyPaperPages } from "./my-papers.tsx";
-import { registerPaperPages } from "./paper.tsx";
+import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 

@@ -31,4 +31,18 @@ describe("renderMarkdown", () => {
     expect(html.startsWith('<div class="table-scroll" tabindex="0">\n<table>\n<thead>')).toBe(true);
     expect(html.endsWith("</tbody>\n</table>\n</div>\n")).toBe(true);
   });
+
+  it("highlights fenced code in a language highlight.js knows, and leaves other code plain", () => {
+    expect(renderMarkdown("```python\nreturn x < 2  # two\n```")).toBe(
+      '<pre tabindex="0"><code class="language-python"><span class="hljs-keyword">return</span> x &lt; ' +
+        '<span class="hljs-number">2</span>  <span class="hljs-comment"># two</span>\n</code></pre>\n',
+    );
+    expect(renderMarkdown("```Julia\nf(x) = 2x\n```")).toContain('<span class="hljs-number">');
+    expect(renderMarkdown("```no-such-language\nif a < b\n```")).toBe(
+      '<pre tabindex="0"><code class="language-no-such-language">if a &lt; b\n</code></pre>\n',
+    );
+    expect(renderMarkdown("```\nif a < b\n```")).toBe(
+      '<pre tabindex="0"><code>if a &lt; b\n</code></pre>\n',
+    );
+  });
 });

@@ -1,9 +1,12 @@
 /**
  * @module Paper Markdown to safe HTML: raw HTML is never passed through (it is shown as text),
  * links and images keep only http(s), mailto, in-page and relative targets, and every link to
- * another site opens with rel="nofollow ugc noopener".
+ * another site opens with rel="nofollow ugc noopener"; TeX is typeset as MathML (markdown-math.ts)
+ * and fenced code highlighted (markdown-code.ts).
  */
 import MarkdownIt from "markdown-it";
+import { highlightCode } from "./markdown-code.ts";
+import { useTexMath } from "./markdown-math.ts";
 
 /** Schemes a link or image in a paper may use; anything else (javascript:, data:, vbscript:, file:) is dropped. */
 const ALLOWED_SCHEME = /^(?:https?:|mailto:)/i;
@@ -17,8 +20,14 @@ function safeTarget(url: string): boolean {
   return !HAS_SCHEME.test(squeezed) || ALLOWED_SCHEME.test(squeezed);
 }
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+const md = new MarkdownIt({
+  html: false,
+  linkify: false,
+  typographer: false,
+  highlight: (code, info) => highlightCode(code, info),
+});
 md.validateLink = safeTarget;
+useTexMath(md);
 
 const defaultLinkOpen =
   md.renderer.rules.link_open ??

@@ -8,7 +8,7 @@ import { HOME_PAGE_SIZE } from "./home.tsx";
 import { en } from "./i18n/en.ts";
 import { es } from "./i18n/es.ts";
 import { formatDate } from "./i18n/index.ts";
-import { COMMENTS_PAGE_SIZE } from "./paper.tsx";
+import { COMMENTS_PAGE_SIZE } from "./paper/data.ts";
 import {
   citationTags,
   escaped,

@@ -8,7 +8,7 @@ import { makeOwner } from "../../testing/factories.ts";
 import { csrfTokenIn, PageClient } from "../../testing/page-client.ts";
 import { executableConstructs, XSS_PAYLOADS } from "../../testing/xss-payloads.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { jsonForScript } from "./paper.tsx";
+import { jsonForScript } from "./paper/index.tsx";
 import {
   escaped,
   jsonLdOf,
@@ -121,9 +121,16 @@ describe("the XSS corpus", () => {
     ).not.toEqual([]);
   });
 
-  it("the Markdown renderer turns every payload into inert HTML", () => {
+  it("the Markdown renderer turns every payload into inert HTML, inside TeX delimiters too", () => {
     for (const payload of XSS_PAYLOADS) {
-      for (const source of [payload, `[x](${payload})`, `![x](${payload})`, `# ${payload}`]) {
+      const inMath = [`$${payload}$`, `$$\n${payload}\n$$`, `\\(${payload}\\)`, `\\[${payload}\\]`];
+      for (const source of [
+        payload,
+        `[x](${payload})`,
+        `![x](${payload})`,
+        `# ${payload}`,
+        ...inMath,
+      ]) {
         const html = renderMarkdown(source, { topHeading: 3 });
         expect(executableConstructs(`<!doctype html>${html}`), source).toEqual([]);
       }

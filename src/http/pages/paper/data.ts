@@ -1,0 +1,88 @@
+/**
+ * @module What the paper page shows, loaded in one go: the version, its history and
+ * screening warnings, and one page each of comments, human reviews and AI reviews.
+ */
+
+import { listComments } from "../../../services/contributions/list-comments.ts";
+import { listReviews } from "../../../services/contributions/list-reviews.ts";
+import type { CommentList, ReviewList } from "../../../services/contributions/schemas.ts";
+import { getPaper } from "../../../services/papers/get.ts";
+import type { PaperDetail } from "../../../services/papers/schemas.ts";
+import {
+  getScreeningWarnings,
+  listPaperVersions,
+  type PaperVersions,
+  type ScreeningWarning,
+} from "../../../services/papers/versions.ts";
+import type { Page } from "../page.ts";
+import type { ScoreKey } from "../reading-parts.tsx";
+
+/** Comments per page: 20 long comments still keep the page light. */
+export const COMMENTS_PAGE_SIZE = 20;
+/** Reviews per page, per kind. */
+export const REVIEWS_PAGE_SIZE = 10;
+
+export interface ReviewFormState {
+  errors: Partial<Record<ScoreKey | "body", string>>;
+  general: string | null;
+}
+
+export interface PaperData {
+  ref: string;
+  detail: PaperDetail;
+  versions: PaperVersions;
+  warnings: ScreeningWarning[];
+  comments: CommentList;
+  human: NonNullable<ReviewList["human"]>;
+  ai: NonNullable<ReviewList["ai_advisory"]>;
+}
+
+/** Reads a cursor parameter; an empty one is absent. */
+export function cursorParam(p: Page, name: string): string | undefined {
+  const value = p.c.req.query(name);
+  return value === undefined || value === "" ? undefined : value;
+}
+export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
+  const detail = await getPaper(p.ctx, { id: ref });
+  const commentsCursor = cursorParam(p, "comments");
+  const humanCursor = cursorParam(p, "human");
+  const aiCursor = cursorParam(p, "ai");
+  const [versions, comments, human, ai] = await Promise.all([
+    listPaperVersions(p.ctx, { id: detail.paper.id }),
+    listComments(p.ctx, {
+      paperId: ref,
+      limit: COMMENTS_PAGE_SIZE,
+      ...(commentsCursor ? { cursor: commentsCursor } : {}),
+    }),
+    listReviews(p.ctx, {
+      paperId: ref,
+      kind: "human",
+      limit: REVIEWS_PAGE_SIZE,
+      ...(humanCursor ? { cursor: humanCursor } : {}),
+    }),
+    listReviews(p.ctx, {
+      paperId: ref,
+      kind: "ai_advisory",
+      limit: REVIEWS_PAGE_SIZE,
+      ...(aiCursor ? { cursor: aiCursor } : {}),
+    }),
+  ]);
+  const shown = versions.versions.find((v) => v.version === detail.version.version);
+  const warnings =
+    shown?.verification.status === "warnings"
+      ? await getScreeningWarnings(p.ctx, {
+          id: detail.paper.id,
+          version: detail.version.version,
+        })
+      : [];
+  if (!human.human || !ai.ai_advisory) throw new Error("review lists missing");
+  return {
+    ref,
+    detail,
+    versions,
+    warnings,
+    comments,
+    human: human.human,
+    ai: ai.ai_advisory,
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * @module The paper page (`/papers/{id}`, `/papers/{id}vN`): the version's text, its screening,
+ * version history, machine-readable links, comments, human and AI advisory reviews (apart),
+ * and the human review form's POST.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createHumanReview } from "../../../services/contributions/create-human-review.ts";
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  RateLimited,
+  Unauthorized,
+} from "../../../services/errors.ts";
+import { parsePaperRef } from "../../../services/ids.ts";
+import { citationMetaTags } from "../../../services/papers/citations.ts";
+import { toScholarlyArticle } from "../../../services/papers/jsonld.ts";
+import type { AppEnv } from "../../env.ts";
+import { minutesFrom } from "../form-errors.ts";
+import { formatDate, localePath } from "../i18n/index.ts";
+import { renderPage } from "../layout.tsx";
+import { renderMarkdown } from "../markdown.ts";
+import { type Page, registerPage } from "../page.ts";
+import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
+import { ReasonText } from "../screening-reasons.tsx";
+import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
+import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
+import { reviewErrors, reviewInput } from "./review-form.tsx";
+import { MachineLinks, VersionHistory } from "./sections.tsx";
+
+/** A review form can carry 20,000 characters of any script, URL-encoded. */
+const REVIEW_FORM_BYTES = 256 * 1024;
+
+export function registerPaperPages(app: OpenAPIHono<AppEnv>): void {
+  registerPage(app, "GET", "/papers/:id", (p) => paperPage(p, p.c.req.param("id") ?? ""));
+  registerPage(app, "POST", "/papers/:id/reviews", (p) => postReview(p), {
+    maxFormBytes: REVIEW_FORM_BYTES,
+  });
+}
+
+/**
+ * `ref` is what the address names: `{id}` (the paper, current version) or `{id}vN`. Unknown,
+ * withdrawn and removed papers are the service's 404, shown as the error page.
+ */
+async function paperPage(
+  p: Page,
+  ref: string,
+  state: { status?: number; review?: ReviewFormState } = {},
+): Promise<Response> {
+  const data = await loadPaper(p, ref);
+  const { detail } = data;
+  const base = p.c.get("baseUrl");
+  const options = { versioned: parsePaperRef(ref)?.version != null };
+  return renderPage(p, {
+    title: detail.version.title,
+    status: state.status ?? 200,
+    alternatePath: `/papers/${ref}`,
+    head: (
+      <>
+        <link rel="canonical" href={`${base}${localePath(p.lang, `/papers/${ref}`)}`} />
+        {citationMetaTags(detail, base, options).map((tag) => (
+          <meta name={tag.name} content={tag.content} />
+        ))}
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{
+            __html: jsonForScript(toScholarlyArticle(detail, base, options)),
+          }}
+        />
+      </>
+    ),
+    body: <PaperView p={p} data={data} review={state.review} />,
+  });
+}
+
+/**
+ * JSON safe inside `<script>`: `<`, `>` and `&` as `\u` escapes, so `</script>` or `<!--`
+ * in a title cannot end the element or open a comment; the JSON parses to the same value.
+ * U+2028/2029 are escaped too, for JavaScript consumers that eval older JSON.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => {
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
+function PaperView({
+  p,
+  data,
+  review,
+}: {
+  p: Page;
+  data: PaperData;
+  review: ReviewFormState | undefined;
+}) {
+  const r = p.t.reading.paper;
+  const { detail, versions, ref } = data;
+  const { paper, version } = detail;
+  const isCurrent = version.version === paper.version;
+  const shown = versions.versions.find((v) => v.version === version.version);
+  const verification = shown?.verification ?? paper.verification;
+  // The paper's own language on its text (WCAG 3.1.2), when the screener could tell it.
+  const textLang = paper.language !== "und" ? paper.language : undefined;
+  return (
+    <article class="paper" aria-labelledby="paper-title">
+      <header class="paper-head">
+        <ReadingNotice p={p} />
+        <p class="paper-meta">
+          <AiLabel p={p} /> <VerificationBadge p={p} status={verification.status} />{" "}
+          <span class="muted">
+            {paper.id} · {r.versionOf(version.version, paper.version)}
+          </span>
+        </p>
+        <h1 id="paper-title" lang={textLang}>
+          {version.title}
+        </h1>
+        <p class="ai-notice" id="ai-notice">
+          {r.aiNotice(version.ai_model)}
+        </p>
+        {isCurrent ? null : (
+          <p class="warning" id="older-version">
+            {r.older} <a href={p.href(`/papers/${paper.id}`)}>{r.readCurrent}</a>
+          </p>
+        )}
+      </header>
+
+      <section aria-labelledby="details-title" class="paper-details">
+        <h2 id="details-title">{r.details}</h2>
+        <dl class="details">
+          <div>
+            <dt>{r.model}</dt>
+            <dd class="model">{version.ai_model}</dd>
+          </div>
+          <div>
+            <dt>{r.submittedBy}</dt>
+            <dd id="paper-owner">{paper.owner_handle ?? r.importedNote}</dd>
+          </div>
+          <div>
+            <dt>{r.license}</dt>
+            <dd>{paper.license}</dd>
+          </div>
+          {paper.keywords.length > 0 ? (
+            <div>
+              <dt>{r.keywords}</dt>
+              <dd>
+                <KeywordList p={p} keywords={paper.keywords} />
+              </dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>{r.published}</dt>
+            <dd>
+              <time datetime={paper.published_at}>{formatDate(p.lang, paper.published_at)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>{r.thisVersion}</dt>
+            <dd>
+              <time datetime={version.created_at}>{formatDate(p.lang, version.created_at)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>{r.screening}</dt>
+            <dd id="screening">
+              <VerificationBadge p={p} status={verification.status} />
+              <br />
+              {r.screenedBy}: <code>{verification.screened_by}</code>
+              <br />
+              {r.screenedAt}:{" "}
+              <time datetime={verification.screened_at}>
+                {formatDate(p.lang, verification.screened_at)}
+              </time>
+            </dd>
+          </div>
+        </dl>
+        {data.warnings.length > 0 ? (
+          <div class="warning" id="screening-warnings">
+            <h3>{r.warningsTitle}</h3>
+            <ul>
+              {data.warnings.map((w) => (
+                <li data-code={w.code}>
+                  <ReasonText p={p} reason={{ ...w, severity: "warning" }} />
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="abstract-title" class="abstract">
+        <h2 id="abstract-title">{r.abstract}</h2>
+        <div
+          class="markdown"
+          lang={textLang}
+          dangerouslySetInnerHTML={{ __html: renderMarkdown(version.abstract, { topHeading: 3 }) }}
+        />
+      </section>
+
+      <section aria-labelledby="body-title">
+        <h2 id="body-title">{r.fullText}</h2>
+        <div
+          class="markdown paper-body"
+          lang={textLang}
+          id="paper-body"
+          dangerouslySetInnerHTML={{ __html: renderMarkdown(version.body, { topHeading: 3 }) }}
+        />
+      </section>
+
+      <VersionHistory p={p} data={data} />
+      <MachineLinks p={p} id={ref} />
+      <HumanReviews p={p} data={data} review={review} />
+      <AiReviews p={p} data={data} />
+      <Comments p={p} data={data} />
+    </article>
+  );
+}
+
+/**
+ * The review form's POST. Success redirects back to the paper (post/redirect/get) with a
+ * notice; refusals re-render the paper with the form kept and the reason next to the
+ * fields. The service decides who may review (signed in, email confirmed, not one's own
+ * paper, once per version) and keeps human reviews apart from AI ones.
+ */
+async function postReview(p: Page): Promise<Response> {
+  const ref = p.c.req.param("id") ?? "";
+  const t = p.t.reading.review;
+  const paperPath = `/papers/${ref}`;
+  try {
+    await createHumanReview(p.ctx, { paperId: ref, review: reviewInput(p.form) });
+  } catch (error) {
+    const fail = (status: number, review: ReviewFormState) => paperPage(p, ref, { status, review });
+    if (error instanceof Unauthorized) {
+      const next = encodeURIComponent(paperPath);
+      return p.c.redirect(`${p.href("/sign-in")}?notice=sign-in-needed&next=${next}`, 303);
+    }
+    if (error instanceof Invalid) {
+      return fail(400, { errors: reviewErrors(p, error.issues), general: null });
+    }
+    if (error instanceof Forbidden) {
+      const own = p.session?.owner.verified === true;
+      return fail(403, { errors: {}, general: own ? t.ownPaper : t.unverified });
+    }
+    if (error instanceof Conflict) return fail(409, { errors: {}, general: t.duplicate });
+    if (error instanceof RateLimited) {
+      p.c.header("retry-after", String(error.retryAfterSeconds));
+      return fail(429, { errors: {}, general: t.tooMany(minutesFrom(error.retryAfterSeconds)) });
+    }
+    throw error;
+  }
+  return p.c.redirect(`${p.href(paperPath)}?notice=review-posted#human-reviews`, 303);
+}

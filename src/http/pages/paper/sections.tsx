@@ -1,0 +1,127 @@
+/** @module The paper page's version history, machine-readable links and list pager. */
+import { formatDate } from "../i18n/index.ts";
+import type { Page } from "../page.ts";
+import { cursorParam, type PaperData } from "./data.ts";
+
+export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
+  const r = p.t.reading.paper;
+  const { detail, versions } = data;
+  const id = detail.paper.id;
+  return (
+    <section aria-labelledby="history-title" id="version-history">
+      <h2 id="history-title">{r.history}</h2>
+      <ol class="versions" reversed>
+        {[...versions.versions].reverse().map((v) => {
+          const shownHere = v.version === detail.version.version;
+          return (
+            <li id={`v${v.version}`}>
+              <p>
+                {shownHere ? (
+                  <strong aria-current="page">{`v${v.version}`}</strong>
+                ) : (
+                  <a href={p.href(`/papers/${id}v${v.version}`)} aria-label={r.read(v.version)}>
+                    {`v${v.version}`}
+                  </a>
+                )}{" "}
+                <time datetime={v.created_at}>{formatDate(p.lang, v.created_at)}</time>
+                {v.version === versions.current_version ? ` · ${r.current}` : ""}
+                {shownHere ? ` · ${r.reading}` : ""}
+              </p>
+              <p class="version-title">{v.title}</p>
+              <p class="changelog">
+                <span class="label">{r.changelog}:</span> {v.changelog ?? r.noChangelog}
+              </p>
+              {v.version > 1 ? (
+                <p>
+                  <a href={`${p.href(`/papers/${id}/diff`)}?from=${v.version - 1}&to=${v.version}`}>
+                    {r.compare(v.version - 1, v.version)}
+                  </a>
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+export function MachineLinks({ p, id }: { p: Page; id: string }) {
+  const r = p.t.reading.paper;
+  const api = `/api/v1/papers/${id}`;
+  return (
+    <section aria-labelledby="machine-title" id="machine-links">
+      <h2 id="machine-title">{r.machine}</h2>
+      <ul class="inline-list">
+        <li>
+          <a href={api} type="application/json">
+            {r.json}
+          </a>
+        </li>
+        <li>
+          <a href={`${api}?format=jsonld`} type="application/ld+json">
+            {r.jsonld}
+          </a>
+        </li>
+        <li>
+          <a href={`${api}/context`} type="application/json">
+            {r.context}
+          </a>
+        </li>
+      </ul>
+      <p>
+        {r.cite}{" "}
+        <a href={`${api}?format=bibtex`} type="application/x-bibtex">
+          BibTeX
+        </a>
+        {" · "}
+        <a href={`${api}?format=ris`} type="application/x-research-info-systems">
+          RIS
+        </a>
+        {" · "}
+        <a href={`${api}?format=csl`} type="application/vnd.citationstyles.csl+json">
+          CSL-JSON
+        </a>
+      </p>
+    </section>
+  );
+}
+
+/** A "next page" link for one list on this page (the other lists start again). */
+export function PageLinks({
+  p,
+  param,
+  next,
+  anchor,
+  more,
+  first,
+}: {
+  p: Page;
+  param: string;
+  next: string | null;
+  anchor: string;
+  more: string;
+  first: string;
+}) {
+  const here = p.href(p.path);
+  const paged = cursorParam(p, param) !== undefined;
+  if (!next && !paged) return null;
+  return (
+    <nav aria-label={more} class="pager">
+      <ul class="inline-list">
+        {paged ? (
+          <li>
+            <a href={`${here}#${anchor}`}>{first}</a>
+          </li>
+        ) : null}
+        {next ? (
+          <li>
+            <a href={`${here}?${param}=${encodeURIComponent(next)}#${anchor}`} rel="next">
+              {more}
+            </a>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}
