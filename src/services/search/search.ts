@@ -50,12 +50,15 @@ export interface SearchInternals {
 export interface QueryVariant {
   text: string;
   configs: readonly TextConfig[];
-  /** For a translation: the language it was translated into; it ranks papers in it only. */
-  language?: SearchLanguage;
+  /**
+   * The papers this wording ranks: those in `en` or `es`, or in any `other` language; all
+   * papers when absent.
+   */
+  language?: SearchLanguage | "other";
 }
 
-/** The query as typed is analysed in every language the index stems (and unstemmed). */
-const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english", "spanish", "simple"];
+/** The query as typed, for papers in any language; see `queryVariants` for the others. */
+const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english"];
 
 /**
  * The wordings a query is searched in: as typed, and, when a translator is configured, its
@@ -65,7 +68,14 @@ const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english", "spanish", "simple"]
  * out is left out, so search degrades to the query as typed, never to an error.
  */
 export async function queryVariants(ctx: ServiceContext, query: string): Promise<QueryVariant[]> {
-  const variants: QueryVariant[] = [{ text: query, configs: ORIGINAL_CONFIGS }];
+  // The query as typed is analysed in every language the index knows, each analysis ranking
+  // the papers of its language (English stemming ranks them all, as before), so adding a
+  // language never reorders the papers of another.
+  const variants: QueryVariant[] = [
+    { text: query, configs: ORIGINAL_CONFIGS },
+    { text: query, configs: ["spanish"], language: "es" },
+    { text: query, configs: ["simple"], language: "other" },
+  ];
   const translator = ctx.translator;
   if (!translator) return variants;
   const [english, spanish] = await Promise.all([
@@ -73,6 +83,7 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     translator.translate(query, "en", "es"),
   ]);
   const seen = new Set([folded(query)]);
+  // (The Spanish analysis of the query as typed already covers a translation equal to it.)
   const typed = new Set(folded(query).split(" "));
   for (const [text, config, language] of [
     [english, "english", "en"],
@@ -88,6 +99,10 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     variants.push({ text, configs: [config], language });
   }
   return variants;
+}
+
+function languageOf(language: string | undefined): SearchLanguage | "other" {
+  return language === "en" || language === "es" ? language : "other";
 }
 
 /** A translation keeping at least this share of the query's words is not one. */
@@ -173,7 +188,7 @@ export async function searchChunks(
         publicReadDb(ctx),
         deep.map((r) => r.chunkId),
       );
-      return deep.filter((r) => languages.get(r.chunkId) === v.language);
+      return deep.filter((r) => languageOf(languages.get(r.chunkId)) === v.language);
     }),
   );
   const ranked = fuseVariants(rankings, limit);
