@@ -3,14 +3,19 @@
  * PostgreSQL), then loads the real app in-process and measures it with autocannon.
  *
  *   npm run bench:api
+ *   npm run bench:api -- --smoke   # 20 papers, 1 s per endpoint, 4 connections (CI)
+ *
+ * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts, printed);
+ * every request still draws on it, and after each run the store's own count (read back from
+ * the RateLimit header) must cover every request autocannon completed, or the run fails.
  *
  * Environment (all optional):
- *   BENCH_SECONDS        seconds per endpoint (default 10)
- *   BENCH_CONNECTIONS    concurrent connections (default 50)
+ *   BENCH_SECONDS        seconds per endpoint (default 10; smoke 1)
+ *   BENCH_CONNECTIONS    concurrent connections (default 50; smoke 4)
  *   BENCH_ENGINES        comma list of pglite,postgres (default both)
  *   BENCH_DATABASE_URL   use this PostgreSQL database as is (not created, not dropped)
  *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_IMPORT_LIMIT   import at most this many distinct papers (default: all)
+ *   BENCH_IMPORT_LIMIT   import at most this many distinct papers (default: all; smoke 20)
  *   BENCH_WORKERS        autocannon worker threads (default 1: the load generator runs off
  *                        the server's event loop; 0 runs it on the main thread)
  */
@@ -27,22 +32,24 @@ import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { type ImportSummary, importPapers } from "../src/services/papers/import.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { drawnFrom, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
+import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DATA = join(ROOT, "..", "shared", "data", "arxiv-daily-cs", "data");
-const SECONDS = positiveInt("BENCH_SECONDS", 10);
-const CONNECTIONS = positiveInt("BENCH_CONNECTIONS", 50);
+const SECONDS = positiveInt("BENCH_SECONDS", orSmoke(10, 1));
+const CONNECTIONS = positiveInt("BENCH_CONNECTIONS", orSmoke(50, 4));
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
-const IMPORT_LIMIT = positiveInt("BENCH_IMPORT_LIMIT", Number.POSITIVE_INFINITY);
+const IMPORT_LIMIT = positiveInt("BENCH_IMPORT_LIMIT", orSmoke(Number.POSITIVE_INFINITY, 20));
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
   .split(",")
   .map((s) => s.trim())
   .filter((s): s is Engine => s === "pglite" || s === "postgres");
 /** How many real paper ids the detail and context runs rotate through. */
-const ROTATION = 200;
+const ROTATION = orSmoke(200, 10);
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -101,6 +108,8 @@ interface Row {
   errors: number;
   timeouts: number;
   requests: number;
+  /** Points the limiter counted on the route's bucket during the run (null: no bucket). */
+  drawn: number | null;
 }
 
 interface EngineReport {
@@ -132,7 +141,9 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
   return withDatabase(engine, async (env) => {
     const config = loadConfig({ ...env, LOG_LEVEL: "silent", SEED_SAMPLES: "false", PORT: "0" });
     const logger = createLogger("silent");
-    const runtime = await openRuntime(config, logger);
+    // The contract's quotas would refuse nearly every request: raised, still drawn on.
+    const runtime = await openRuntime(config, logger, { rateLimits: false });
+    runtime.services.rateLimits = raisedMemoryLimits();
     try {
       log(`\n== ${engine} (${runtime.database.location}) ==`);
       const ids: string[] = [];
@@ -155,7 +166,7 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
           `(published ${summary.published}, with warnings ${summary.warnings}, already imported ${summary.already_imported}, ` +
           `rejected ${summary.rejected}, invalid ${summary.invalid}); heap ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`,
       );
-      if (ids.length === 0) throw new Error("no paper was published; nothing to benchmark");
+      samples("published papers", ids.length);
 
       const app = buildApp({
         services: runtime.services,
@@ -176,7 +187,7 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
         // Every id in the rotation, spread over the whole archive.
         const step = Math.max(1, Math.floor(ids.length / ROTATION));
         const rotation = ids.filter((_, i) => i % step === 0).slice(0, ROTATION);
-        await sanityCheck(base, rotation);
+        await sanityCheck(base, rotation, Math.min(50, ids.length));
         const targets: { endpoint: string; paths: string[] }[] = [
           { endpoint: "trivial", paths: ["/bench/trivial"] },
           { endpoint: "list ?limit=50", paths: ["/api/v1/papers?limit=50"] },
@@ -210,7 +221,7 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
   });
 }
 
-async function sanityCheck(base: string, ids: string[]): Promise<void> {
+async function sanityCheck(base: string, ids: string[], listed50: number): Promise<void> {
   const trivial = await fetch(`${base}/bench/trivial`);
   const trivialBody = await trivial.text();
   if (trivial.status !== 200 || trivialBody !== '{"ok":true}') {
@@ -220,7 +231,7 @@ async function sanityCheck(base: string, ids: string[]): Promise<void> {
   }
   const list = await fetch(`${base}/api/v1/papers?limit=50`);
   const listed = (await list.json()) as { papers?: unknown[] };
-  if (list.status !== 200 || listed.papers?.length !== 50) {
+  if (list.status !== 200 || listed.papers?.length !== listed50) {
     throw new Error(`list answered ${list.status} with ${listed.papers?.length} papers`);
   }
   for (const id of ids.slice(0, 3)) {
@@ -232,7 +243,17 @@ async function sanityCheck(base: string, ids: string[]): Promise<void> {
   }
 }
 
+/** Points drawn so far on the bucket `path` draws on (one more request, counted out). */
+async function drawnSoFar(base: string, path: string): Promise<number | null> {
+  const response = await fetch(`${base}${path}`);
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  const drawn = drawnFrom(response.headers.get("ratelimit"), "reads");
+  return drawn === null ? null : drawn - 1;
+}
+
 async function load(base: string, endpoint: string, paths: string[]): Promise<Row> {
+  const before = await drawnSoFar(base, paths[0]!);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -251,12 +272,28 @@ async function load(base: string, endpoint: string, paths: string[]): Promise<Ro
     errors: result.errors,
     timeouts: result.timeouts,
     requests: result.requests.total,
+    drawn:
+      before === null ? null : ((await drawnSoFar(base, paths[0]!)) ?? Number.NaN) - before - 1,
   };
 }
 
 function printTable(report: EngineReport): void {
   const trivial = report.rows.find((r) => r.endpoint === "trivial")?.rps ?? Number.NaN;
-  const header = ["endpoint", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs trivial"];
+  for (const r of report.rows) {
+    samples(`${report.engine} ${r.endpoint}`, r.requests);
+    figure(`${report.engine} ${r.endpoint} vs trivial`, r.rps / trivial);
+    figure(`${report.engine} ${r.endpoint} p99`, r.p99);
+  }
+  const header = [
+    "endpoint",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "non-2xx",
+    "errors",
+    "limiter draws",
+    "vs trivial",
+  ];
   const lines = report.rows.map((r) => [
     r.endpoint,
     r.rps.toFixed(0),
@@ -264,6 +301,7 @@ function printTable(report: EngineReport): void {
     String(r.p99),
     String(r.non2xx),
     String(r.errors),
+    r.drawn === null ? "-" : `${r.drawn}/${r.requests}`,
     `${((r.rps / trivial) * 100).toFixed(1)}%`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
@@ -295,16 +333,26 @@ async function mainBench(): Promise<number> {
   log(
     `load: ${CONNECTIONS} connections, ${SECONDS} s per endpoint, autocannon ${WORKERS > 0 ? `${WORKERS} worker thread(s)` : "on the main thread"}`,
   );
+  log(raisedLine());
+  if (SMOKE) log("smoke: figures below prove the script works, not the speed");
   if (ENGINES.length === 0) throw new Error("BENCH_ENGINES names no engine (pglite, postgres)");
   const reports: EngineReport[] = [];
   for (const engine of ENGINES) reports.push(await benchEngine(engine));
   for (const report of reports) printTable(report);
   const failed = reports.flatMap((r) =>
     r.rows
-      .filter((row) => row.errors > 0 || row.timeouts > 0 || row.non2xx > 0 || row.requests === 0)
+      .filter(
+        (row) =>
+          row.errors > 0 ||
+          row.timeouts > 0 ||
+          row.non2xx > 0 ||
+          row.requests === 0 ||
+          (row.drawn !== null && !(row.drawn >= row.requests)),
+      )
       .map(
         (row) =>
-          `${r.engine} ${row.endpoint}: ${row.errors} errors (${row.timeouts} timeouts), ${row.non2xx} non-2xx, ${row.requests} completed`,
+          `${r.engine} ${row.endpoint}: ${row.errors} errors (${row.timeouts} timeouts), ${row.non2xx} non-2xx, ${row.requests} completed` +
+          (row.drawn === null ? "" : `, ${row.drawn} drawn on the limiter`),
       ),
   );
   if (failed.length > 0) {

@@ -5,6 +5,10 @@
  */
 import { diffBody, diffText } from "../src/services/papers/diff.ts";
 import { cpuMs } from "./lib/cpu.ts";
+import { figure, orSmoke } from "./lib/smoke.ts";
+
+/** Repetitions per case (smoke: one, `npm run bench:diff -- --smoke`). */
+const REPEATS = orSmoke(5, 1);
 
 const paragraphs = Array.from(
   { length: 2000 },
@@ -47,7 +51,9 @@ console.log(
 );
 for (const [name, run] of cases) {
   const parts = (run() as unknown[]).length;
-  const { best, median } = cpuMs(run, 5);
+  const { best, median } = cpuMs(run, REPEATS);
+  figure(name, best);
+  figure(name, median);
   console.log(
     name.padEnd(44),
     best.toFixed(1).padStart(8),

@@ -4,6 +4,7 @@
  * at two corpus sizes. The claim under test: peak RSS does not grow with the corpus.
  *
  *   npm run bench:export
+ *   npm run bench:export -- --smoke   # one corpus of 25 papers (CI)
  *
  * Each measurement runs in a fresh child process (so its memory is its own): the child opens
  * the prepared database, starts the real app on a loopback port, samples its RSS every 10 ms
@@ -12,7 +13,7 @@
  * maxRSS from `process.resourceUsage()` (which includes start-up and migrations).
  *
  * Environment (all optional):
- *   BENCH_SIZES          comma list of corpus sizes (default 1000,6900). Beyond the 6,925
+ *   BENCH_SIZES          comma list of corpus sizes (default 1000,6900; smoke 25). Beyond the 6,925
  *                        distinct abstracts, records are reused under ids a year later
  *                        (2605.x -> 2705.x), to see whether memory keeps growing.
  *   BENCH_ENGINES        comma list of pglite,postgres (default both)
@@ -32,6 +33,7 @@ import { openRuntime } from "../src/runtime.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../src/services/dataset/snapshot.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { figure, orSmoke, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
 type Operation = "croissant" | "papers.jsonl" | "chunks.jsonl";
@@ -39,7 +41,9 @@ type Operation = "croissant" | "papers.jsonl" | "chunks.jsonl";
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const SELF = fileURLToPath(import.meta.url);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const SIZES = (process.env.BENCH_SIZES ?? "1000,6900").split(",").map((s) => Number(s.trim()));
+const SIZES = (process.env.BENCH_SIZES ?? orSmoke("1000,6900", "25"))
+  .split(",")
+  .map((s) => Number(s.trim()));
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
   .split(",")
   .map((s) => s.trim())
@@ -260,6 +264,8 @@ async function benchSize(engine: Engine, size: number): Promise<Row[]> {
     for (const operation of OPERATIONS) {
       const m = await measure(operation, env);
       if (m.status !== 200) throw new Error(`${operation} answered ${m.status}`);
+      samples(`${operation} body bytes`, m.bytes);
+      figure(`${operation} time`, m.ms);
       log(
         `  ${operation}: ${m.ms.toFixed(0)} ms, ${(m.bytes / MB).toFixed(2)} MB, RSS ${(m.rssBefore / MB).toFixed(0)} -> peak ${(m.rssPeak / MB).toFixed(0)} MB`,
       );

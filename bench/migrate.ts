@@ -13,6 +13,7 @@
  *     with its verification.
  *
  *   npm run bench:migrate
+ *   npm run bench:migrate -- --smoke   # 20 abstracts, every 5th paper compared (CI)
  *
  * Environment (all optional):
  *   BENCH_PAPERS      arXiv abstracts to import (default 5000)
@@ -49,9 +50,10 @@ import {
 import { testContext } from "../src/testing/db.ts";
 import { startFakeEmbeddingServer } from "../src/testing/embeddings-server.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { orSmoke, samples } from "./lib/smoke.ts";
 
-const PAPERS = Number(process.env.BENCH_PAPERS ?? 5000);
-const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 10);
+const PAPERS = Number(process.env.BENCH_PAPERS ?? orSmoke(5000, 20));
+const SAMPLE = Number(process.env.BENCH_SAMPLE ?? orSmoke(10, 5));
 const BATCH = process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined;
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -109,6 +111,7 @@ async function main(): Promise<number> {
       );
       const total = performance.now() - started;
       const rows = report.tables.reduce((n, t) => n + t.source.rows, 0);
+      samples("rows copied", report.rowsCopied);
       log(
         `migrate: ${report.tables.length} tables, ${rows} rows; copy ${report.rowsCopied} rows in ${seconds(report.copyMs)} ` +
           `= ${(report.rowsCopied / (report.copyMs / 1000)).toFixed(0)} rows/s; whole run (open, migrations, copy, ` +

@@ -7,26 +7,21 @@
  *   npm run bench:ratelimit
  *
  * Environment (optional): BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_N
- * (draws per measurement, default 20000). Quotas are raised so that nothing is refused:
+ * (draws per measurement, default 20000; `-- --smoke`: 200). Quotas are raised so that nothing is refused:
  * the cost measured is counting, not refusing. Keys are removed afterwards.
  */
 import { pino } from "pino";
 import { buildApp } from "../src/app.ts";
-import {
-  BUCKET_NAMES,
-  type BucketOverrides,
-  createMemoryRateLimits,
-  type RateLimits,
-} from "../src/services/ratelimit/limits.ts";
+import { createMemoryRateLimits, type RateLimits } from "../src/services/ratelimit/limits.ts";
 import { createRedisRateLimits } from "../src/services/ratelimit/redis.ts";
 import { createTestDatabase, testContext } from "../src/testing/db.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
+import { RAISED } from "./lib/limits.ts";
+import { figure, orSmoke } from "./lib/smoke.ts";
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
-const N = Number(process.env.BENCH_N ?? 20_000);
-const HUGE: BucketOverrides = Object.fromEntries(
-  BUCKET_NAMES.map((b) => [b, { points: 1_000_000_000, windowSeconds: 600 }]),
-);
+const N = Number(process.env.BENCH_N ?? orSmoke(20_000, 200));
+const HUGE = RAISED;
 const silent = pino({ level: "silent" });
 
 function percentile(sorted: number[], p: number): number {
@@ -43,8 +38,13 @@ async function sequential(run: (i: number) => Promise<unknown>, n = N) {
     times.push(Number(process.hrtime.bigint() - start) / 1000);
   }
   times.sort((a, b) => a - b);
+  if (times.length === 0) throw new Error("no draws were timed");
   const mean = times.reduce((s, t) => s + t, 0) / times.length;
-  return { mean, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  return {
+    mean: figure("mean µs", mean),
+    p50: figure("p50 µs", percentile(times, 0.5)),
+    p99: figure("p99 µs", percentile(times, 0.99)),
+  };
 }
 
 /** Draws per second with `inFlight` concurrent callers. */
@@ -57,7 +57,7 @@ async function throughput(run: (i: number) => Promise<unknown>, inFlight = 50, n
     }),
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return n / seconds;
+  return figure("draws/s", n / seconds);
 }
 
 const fmt = (us: number) => us.toFixed(1).padStart(8);
@@ -109,6 +109,7 @@ async function main() {
     const res = await sequential(async () => {
       const r = await app.request("/api/v1/openapi.json");
       await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`/api/v1/openapi.json answered ${r.status}`);
     }, n);
     if (name === "none") baseline = res.p50;
     console.log(

@@ -9,8 +9,9 @@ import { createHighlighter } from "shiki";
 import { renderMarkdown } from "../src/http/pages/markdown.ts";
 import { highlightCode } from "../src/http/pages/markdown-code.ts";
 import { cpuMs } from "./lib/cpu.ts";
+import { SMOKE } from "./lib/smoke.ts";
 
-const smoke = process.argv.includes("--smoke");
+const smoke = SMOKE;
 const sections = smoke ? 2 : 40;
 
 const section = (i: number) => `## Section ${i}

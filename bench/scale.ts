@@ -5,6 +5,7 @@
  * streaming replica (src/testing/replica.ts).
  *
  *   npm run bench:scale
+ *   npm run bench:scale -- --smoke   # 30 papers, one instance, 1 s, 4 connections (CI)
  *
  * The corpus is imported once per run: BENCH_PAPERS distinct arXiv CS abstracts
  * (shared/data/arxiv-daily-cs) bulk-loaded into a scratch database and indexed for search,
@@ -42,23 +43,25 @@ import http from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config.ts";
+import { rowsOf } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { arxivPapers, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
-import { rebuildSearchIndex, rowsOf } from "../src/services/search/indexing.ts";
+import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { makeAgent, makeOwner } from "../src/testing/factories.ts";
 import { type RunningNginx, startNginx } from "../src/testing/nginx.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { type StreamingReplica, startStreamingReplica } from "../src/testing/replica.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { type ServedQuire, serveQuire } from "../src/testing/serve.ts";
+import { orSmoke, samples } from "./lib/smoke.ts";
 
 const env = process.env;
-const PAPERS = Number(env.BENCH_PAPERS ?? 3000);
-const SECONDS = Number(env.BENCH_SECONDS ?? 20);
-const WARMUP = Number(env.BENCH_WARMUP ?? 3);
-const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 32);
-const CONFIGS = (env.BENCH_CONFIGS ?? "1,2").split(",").map((s) => s.trim());
+const PAPERS = Number(env.BENCH_PAPERS ?? orSmoke(3000, 30));
+const SECONDS = Number(env.BENCH_SECONDS ?? orSmoke(20, 1));
+const WARMUP = Number(env.BENCH_WARMUP ?? orSmoke(3, 0));
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? orSmoke(32, 4));
+const CONFIGS = (env.BENCH_CONFIGS ?? orSmoke("1,2", "1")).split(",").map((s) => s.trim());
 const POOL_SIZE = env.BENCH_POOL_SIZE ?? "10";
 const ARXIV = env.BENCH_ARXIV_DIR
   ? new URL(`file://${env.BENCH_ARXIV_DIR.replace(/\/?$/, "/")}`)
@@ -446,6 +449,14 @@ function report(rounds: RunResult[]): void {
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+  // A refusal or a lost request means the figures above measure something else: fail.
+  for (const r of results) {
+    samples(`${r.config} requests`, r.samples.length);
+    const refused = r.samples.filter((s) => s.status < 200 || s.status > 299).length;
+    if (refused > 0 || r.errors > 0) {
+      throw new Error(`${r.config}: ${refused} non-2xx answers and ${r.errors} errors`);
+    }
+  }
 }
 
 await main();

@@ -7,6 +7,7 @@
  * HNSW recall@8 against exact search, database size and peak RSS.
  *
  *   npm run bench:search
+ *   npm run bench:search -- --smoke   # 300 chunks, 5 queries per mode (CI)
  *
  * Each engine runs in its own child process, so its peak RSS is its own.
  *
@@ -30,24 +31,26 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { loadConfig } from "../src/config.ts";
 import type { Db } from "../src/db/client.ts";
+import { rowsOf, withTransaction } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { denseCandidates } from "../src/services/search/dense.ts";
 import type { Embedder } from "../src/services/search/embedder.ts";
-import { rebuildSearchIndex, rowsOf } from "../src/services/search/indexing.ts";
+import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { prepareSearch } from "../src/services/search/prepare.ts";
 import { type Channel, type SearchMode, searchChunks } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
 import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
+import { orSmoke } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
-const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", 100_000);
-const QUERIES = positiveInt("BENCH_QUERIES", 200);
+const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", orSmoke(100_000, 300));
+const QUERIES = positiveInt("BENCH_QUERIES", orSmoke(200, 5));
 const DIMS = positiveInt("BENCH_DIMS", 384);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
@@ -279,8 +282,7 @@ async function hnswRecall(db: Db, embedder: Embedder, qs: string[]) {
   for (const v of vectors) {
     const ann = await denseCandidates(db, embedder.model, v, 8, DEFAULT_SEARCH_SETTINGS.efSearch);
     const t = performance.now();
-    const exact = await db.transaction(async (tx) => {
-      const t2 = tx as unknown as Db;
+    const exact = await withTransaction(db, async (t2) => {
       await t2.execute(sql`set local enable_indexscan = off`);
       await t2.execute(sql`set local enable_bitmapscan = off`);
       return rowsOf<{ distance: number }>(

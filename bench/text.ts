@@ -7,6 +7,11 @@ import { readFileSync } from "node:fs";
 import { chunkField, DEFAULT_CHUNK_MAX_CHARS } from "../src/services/chunks/chunker.ts";
 import { screenRules } from "../src/services/screening/rules.ts";
 import { cpuMs } from "./lib/cpu.ts";
+import { figure, orSmoke } from "./lib/smoke.ts";
+
+/** Repetitions per measurement (smoke: one, `npm run bench:text -- --smoke`). */
+const FEW = orSmoke(3, 1);
+const MORE = orSmoke(7, 1);
 
 const UNARXIVE = new URL(
   "../../shared/data/unarxive-sample/arXiv_src_2212_086.jsonl",
@@ -47,14 +52,14 @@ for (const maxChars of [DEFAULT_CHUNK_MAX_CHARS, 300]) {
     `chunk unarXive (${bodies.length} papers, ${(totalChars / 1e6).toFixed(1)} M chars) at ${maxChars}`,
     cpuMs(() => {
       for (const b of bodies) chunkField("body", b, { maxChars });
-    }, 3),
+    }, FEW),
   ]);
 }
 rows.push([
   "chunk 100 KB body at 2000",
-  cpuMs(() => chunkField("body", body100k, { maxChars: 2000 }), 7),
+  cpuMs(() => chunkField("body", body100k, { maxChars: 2000 }), MORE),
 ]);
-rows.push(["screen 100 KB body", cpuMs(() => screenRules(paper(body100k), evidence), 7)]);
+rows.push(["screen 100 KB body", cpuMs(() => screenRules(paper(body100k), evidence), MORE)]);
 const hostile: Record<string, string> = {
   "CJK without punctuation": Array.from({ length: 100_000 }, (_, i) =>
     String.fromCharCode(0x4e00 + ((i * 7919) % 20000)),
@@ -69,16 +74,18 @@ const hostile: Record<string, string> = {
 for (const [name, text] of Object.entries(hostile)) {
   rows.push([
     `chunk ${name} (100-200 KB) at 16`,
-    cpuMs(() => chunkField("body", text, { maxChars: 16 }), 3),
+    cpuMs(() => chunkField("body", text, { maxChars: 16 }), FEW),
   ]);
   rows.push([
     `screen ${name}`,
-    cpuMs(() => screenRules(paper(text.slice(0, 200_000)), evidence), 3),
+    cpuMs(() => screenRules(paper(text.slice(0, 200_000)), evidence), FEW),
   ]);
 }
 const width = Math.max(...rows.map(([n]) => n.length));
 console.log(`${"operation".padEnd(width)}  best ms  median ms (CPU)`);
 for (const [name, t] of rows) {
+  figure(name, t.best);
+  figure(name, t.median);
   console.log(
     `${name.padEnd(width)}  ${t.best.toFixed(1).padStart(7)}  ${t.median.toFixed(1).padStart(9)}`,
   );

@@ -4,6 +4,7 @@
  * limiter (no `rateLimits` on the context), the in-process store, Redis — in the same run.
  *
  *   npm run bench:writes
+ *   npm run bench:writes -- --smoke   # Redis only, 4 agents, 1 s, no warm-up (CI)
  *
  * Every engine × limiter combination gets a fresh database: papers are published, one
  * verified owner and agent (with a real key) is made per connection, the real app is served
@@ -22,7 +23,7 @@
  *   BENCH_WARMUP         unmeasured warm-up seconds before each (default 2)
  *   BENCH_CONNECTIONS    concurrent connections = agents (default 50)
  *   BENCH_ENGINES        comma list of pglite,postgres (default both)
- *   BENCH_LIMITERS       comma list of off,memory,redis (default all three)
+ *   BENCH_LIMITERS       comma list of off,memory,redis (default all three; smoke: redis)
  *   BENCH_PAPERS         papers the comments go to (default 10)
  *   BENCH_ROUNDS         repeat every combination this many times, each round in a fresh
  *                        database with the limiters in rotated order (default 1); the table
@@ -45,39 +46,34 @@ import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { publishVersion } from "../src/services/papers/publish.ts";
-import {
-  BUCKET_NAMES,
-  type BucketOverrides,
-  createMemoryRateLimits,
-  type RateLimits,
-} from "../src/services/ratelimit/limits.ts";
+import type { RateLimits } from "../src/services/ratelimit/limits.ts";
 import { createRedisRateLimits, type RedisRateLimits } from "../src/services/ratelimit/redis.ts";
 import { contributionRows } from "../src/testing/agents.ts";
 import { makeAgent, makeOwner, paperInput } from "../src/testing/factories.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { RAISED_QUOTA as QUOTA, RAISED, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
+import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 import type { ClientJob, ClientResult } from "./writes-client.ts";
 
 type Engine = "pglite" | "postgres";
 type Limiter = "off" | "memory" | "redis";
 
-const SECONDS = positiveInt("BENCH_SECONDS", 10);
-const WARMUP = nonNegativeInt("BENCH_WARMUP", 2);
-const CONNECTIONS = positiveInt("BENCH_CONNECTIONS", 50);
-const PAPERS = positiveInt("BENCH_PAPERS", 10);
+const SECONDS = positiveInt("BENCH_SECONDS", orSmoke(10, 1));
+const WARMUP = nonNegativeInt("BENCH_WARMUP", orSmoke(2, 0));
+const CONNECTIONS = positiveInt("BENCH_CONNECTIONS", orSmoke(50, 4));
+const PAPERS = positiveInt("BENCH_PAPERS", orSmoke(10, 2));
 const ROUNDS = positiveInt("BENCH_ROUNDS", 1);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const REDIS_TIMEOUT_MS = positiveInt("BENCH_REDIS_TIMEOUT_MS", 5000);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = list("BENCH_ENGINES", ["pglite", "postgres"] as const);
-const LIMITERS = list("BENCH_LIMITERS", ["off", "memory", "redis"] as const);
-
-/** Raised quotas: nothing is refused, so the limiter's cost is counting alone. */
-const QUOTA = 1_000_000_000;
-const WINDOW_SECONDS = 3600;
-const RAISED: BucketOverrides = Object.fromEntries(
-  BUCKET_NAMES.map((b) => [b, { points: QUOTA, windowSeconds: WINDOW_SECONDS }]),
-);
+// Smoke: Redis alone, the store with the most to go wrong (one fresh database, not three).
+const LIMITERS = SMOKE
+  ? list("BENCH_LIMITERS", ["off", "memory", "redis"] as const).filter((l) =>
+      process.env.BENCH_LIMITERS ? true : l === "redis",
+    )
+  : list("BENCH_LIMITERS", ["off", "memory", "redis"] as const);
 
 function positiveInt(name: string, fallback: number): number {
   const n = nonNegativeInt(name, fallback);
@@ -170,7 +166,7 @@ async function openLimiter(
 ): Promise<{ store: RateLimits | undefined; outages: () => string[] }> {
   if (limiter === "off") return { store: undefined, outages: () => [] };
   if (limiter === "memory") {
-    return { store: createMemoryRateLimits({ overrides: RAISED, keyPrefix }), outages: () => [] };
+    return { store: raisedMemoryLimits(keyPrefix), outages: () => [] };
   }
   // The store logs a warning when it starts counting in memory instead of Redis: that
   // would measure the wrong thing, so the run fails if one appears.
@@ -427,9 +423,8 @@ async function main(): Promise<number> {
       `${SECONDS} s measured per combination, ${ROUNDS} round(s), client in a worker thread; a fresh database per combination and round`,
   );
   log(
-    `limits: quotas RAISED to ${QUOTA.toExponential(0)} per ${WINDOW_SECONDS / 3600} h in every bucket ` +
-      "(the contract's 30 writes/min per IP and 60 comments/10 min per agent would refuse most requests); " +
-      "the figures are the cost of counting, not of refusing",
+    `${raisedLine()} (the contract's 30 writes/min per IP and 60 comments/10 min per agent would ` +
+      "refuse most requests); the figures are the cost of counting, not of refusing",
   );
   if (LIMITERS.includes("redis")) {
     log(
@@ -458,6 +453,12 @@ async function main(): Promise<number> {
   const rows = ENGINES.flatMap((engine) =>
     LIMITERS.map((limiter) => pool(measured.get(`${engine}/${limiter}`) ?? [])),
   );
+  for (const r of rows) {
+    const name = `${ENGINE_NAMES[r.engine]} / ${LIMITER_NAMES[r.limiter]}`;
+    samples(name, r.latencies.length);
+    figure(`${name} comments/s`, r.rps);
+    figure(`${name} p99`, r.p99);
+  }
   log("");
   for (const line of table(rows)) log(line);
   const failed = rows.filter(

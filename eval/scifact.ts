@@ -7,6 +7,10 @@
  *   EVAL_ENGINE=postgres npm run eval:scifact
  *   npm run eval:scifact -- --tune       # grid over BM25 and fusion settings, TRAIN queries only
  *   npm run eval:scifact -- --calibrate  # fit the score's logistic per mode, TRAIN queries only
+ *   npm run eval:scifact -- --smoke      # 5 queries over their relevant abstracts + 40 others (CI)
+ *
+ * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts, printed),
+ * since the contract's 30 searches/min/IP would refuse the 31st query; each query still draws.
  *
  * Environment (all optional):
  *   EVAL_ENGINE        pglite (default) or postgres
@@ -31,6 +35,8 @@ import { fileURLToPath } from "node:url";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
+import { figure, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
@@ -215,13 +221,19 @@ function percentile(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const corpus = readJsonl<CorpusRecord>("corpus.jsonl");
+  let corpus = readJsonl<CorpusRecord>("corpus.jsonl");
   const queries = new Map(
     readJsonl<{ _id: string; text: string }>("queries.jsonl").map((q) => [q._id, q.text]),
   );
   const split = TUNE || CALIBRATE ? "train" : "test";
   const qrels = readQrels(split);
-  const evalQueries: Query[] = [...qrels.keys()].map((id) => ({ id, text: queries.get(id)! }));
+  let evalQueries: Query[] = [...qrels.keys()].map((id) => ({ id, text: queries.get(id)! }));
+  if (SMOKE) {
+    evalQueries = evalQueries.slice(0, 5);
+    const wanted = new Set(evalQueries.flatMap((q) => [...qrels.get(q.id)!]));
+    corpus = corpus.filter((r, i) => wanted.has(r._id) || i < 40);
+  }
+  samples("evaluation queries", evalQueries.length);
 
   await withDatabase(async (env) => {
     const config = loadConfig({
@@ -235,9 +247,11 @@ async function main(): Promise<void> {
     });
     const logger = createLogger("silent");
     const reused = env.DATA_DIR !== undefined && existsSync(join(env.DATA_DIR, "PG_VERSION"));
-    // No rate limits: the evaluation asks hundreds of queries from one address.
+    // The contract's 30 searches/min/IP would refuse the 31st query: raised, still drawn on.
     const rt = await openRuntime(config, logger, { rateLimits: false });
+    rt.services.rateLimits = raisedMemoryLimits();
     try {
+      log(raisedLine());
       log(
         `SciFact on ${rt.database.kind} (${rt.database.location}); ${corpus.length} abstracts, ${evalQueries.length} ${split} queries`,
       );
@@ -336,7 +350,9 @@ async function evaluate(
         ndcgDeep += ndcgAt10(deep, relevant);
         recall += recallAt(deep, relevant, 100);
       }
-      const n = evalQueries.length;
+      const n = samples(`${run.name} queries`, evalQueries.length);
+      figure(`${run.name} nDCG@10`, ndcg / n);
+      figure(`${run.name} recall@100`, recall / n);
       table.push(
         `| ${run.name} | ${(ndcg / n).toFixed(3)} | ${(recall / n).toFixed(3)} | ${run.via} | ${percentile(ms, 50).toFixed(0)} / ${percentile(ms, 95).toFixed(0)} ms |`,
       );

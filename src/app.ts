@@ -6,7 +6,6 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
@@ -19,14 +18,21 @@ import { rateLimit } from "./http/middleware/rate-limit.ts";
 import { registerProtectedResource } from "./http/oauth/protected-resource.ts";
 import { registerHealth } from "./http/ops/health.ts";
 import { registerMetrics } from "./http/ops/metrics.ts";
-import { pageNotFound, registerPages, wantsHtml } from "./http/pages/index.ts";
+import {
+  isSiteRequest,
+  pageNotFound,
+  registerPages,
+  sitePageError,
+  wantsHtml,
+} from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
-import { DomainError } from "./services/errors.ts";
+import { domainErrorOf, Invalid, Unavailable } from "./services/errors.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
+import { urlTextIssues } from "./services/text.ts";
 
 export interface AppDeps {
   /** The base service context (anonymous caller); requests derive theirs from it. */
@@ -98,6 +104,14 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // After CORS (a 429 must be readable cross-origin), before caching and body checks (a
   // refused request costs no work, and 304s carry the RateLimit fields too).
   app.use(rateLimit({ onRefused: (bucket) => deps.metrics?.rateLimitRefused(bucket) }));
+  // Every front end's URL (path segments, query names and values) follows the text rule.
+  app.use(async (c, next) => {
+    const issues = urlTextIssues(new URL(c.req.url));
+    if (issues.length > 0) {
+      throw new Invalid("The address contains characters the archive does not accept.", issues);
+    }
+    return next();
+  });
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
@@ -122,6 +136,10 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerPages(app);
 
   app.notFound((c) => {
+    const canonical = withoutTrailingSlash(c);
+    if (canonical && allowedMethods(app, canonical.pathname).length > 0) {
+      return c.redirect(`${canonical.pathname}${canonical.search}`, 308);
+    }
     const allowed = allowedMethods(app, c.req.path);
     // Browsers asking for a page get an HTML page; the API and every other client, problem+json.
     if (wantsHtml(c)) {
@@ -137,15 +155,13 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return problem(c, 404, `Nothing is at ${c.req.path}.`);
   });
   app.onError((error, c) => {
-    if (error instanceof DomainError) return problemFromDomainError(c, error);
+    const domain = domainErrorOf(error);
+    if (domain) {
+      if (domain instanceof Unavailable) c.get("logger")?.warn({ err: error }, "unavailable");
+      return isSiteRequest(c) ? sitePageError(c, domain) : problemFromDomainError(c, domain);
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return problem(c, error.status as 400, error.message || "The request could not be read.");
-    }
-    if (isDatabaseUnavailable(error)) {
-      c.get("logger")?.warn({ err: error }, "database unavailable");
-      return problem(c, 503, "The archive's database is busy or unreachable; retry shortly.", {
-        headers: { "retry-after": "5" },
-      });
     }
     c.get("logger")?.error({ err: error }, "unhandled error");
     return problem(
@@ -155,6 +171,20 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
   return app;
+}
+
+/**
+ * The URL without its trailing slash(es) when it has some (`/es/` → `/es`); null for `/` and
+ * for a path that would become protocol-relative (`//host/`), which is never redirected.
+ */
+function withoutTrailingSlash(c: Context<AppEnv>): URL | null {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return null;
+  const url = new URL(c.req.url);
+  if (url.pathname.length < 2 || !url.pathname.endsWith("/")) return null;
+  const pathname = url.pathname.replace(/\/+$/, "");
+  if (pathname === "" || pathname.startsWith("//")) return null;
+  url.pathname = pathname;
+  return url;
 }
 
 async function requireJson(c: Context<AppEnv>, next: () => Promise<void>) {

@@ -67,6 +67,13 @@ const ConfigSchema = z.object({
     .max(256)
     .regex(/^[\x21-\x7e]+$/, "must be visible ASCII without spaces")
     .optional(),
+  /**
+   * How long a client may take to send a request's headers, and its whole request (headers
+   * and body), before the server answers 408 and closes the connection: a request that never
+   * finishes arriving cannot hold a connection (docs/adr/ on input limits). Body ≥ headers.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** How long a stopping server lets requests in flight finish before closing connections. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -143,6 +150,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) {
     problems.push({ variable: "METRICS_PORT", message: "must differ from PORT" });
+  }
+  if (c.HTTP_BODY_TIMEOUT_MS < c.HTTP_HEADERS_TIMEOUT_MS) {
+    problems.push({
+      variable: "HTTP_BODY_TIMEOUT_MS",
+      message: "must be at least HTTP_HEADERS_TIMEOUT_MS (it covers the headers too)",
+    });
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...c, BASE_URL: baseUrl, TRUST_PROXY: trustProxy };

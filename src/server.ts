@@ -43,7 +43,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     metricsToken: config.METRICS_TOKEN,
     lifecycle,
   });
-  const server = await listen(app.fetch, config.PORT, config.HOST);
+  const server = await listen(app.fetch, config.PORT, config.HOST, {
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_BODY_TIMEOUT_MS,
+  });
   const port = portOf(server, config.PORT);
   let metricsServer: Server | undefined;
   if (config.METRICS_PORT !== undefined && metrics) {
@@ -108,9 +111,32 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
-function listen(fetch: Parameters<typeof serve>[0]["fetch"], port: number, hostname: string) {
+/**
+ * Deadlines for a request to arrive (headers, then the whole request): a client that sends
+ * slowly or never finishes gets 408 and its connection closed. Node checks them every
+ * `connectionsCheckingInterval`, so that is kept well under the headers deadline.
+ */
+export interface ArrivalDeadlines {
+  headersTimeout: number;
+  requestTimeout: number;
+}
+
+function listen(
+  fetch: Parameters<typeof serve>[0]["fetch"],
+  port: number,
+  hostname: string,
+  deadlines?: ArrivalDeadlines,
+) {
+  const serverOptions = deadlines
+    ? {
+        ...deadlines,
+        connectionsCheckingInterval: Math.max(250, Math.min(1000, deadlines.headersTimeout / 4)),
+      }
+    : undefined;
   return new Promise<Server>((resolve) => {
-    const s = serve({ fetch, port, hostname }, () => resolve(s as Server));
+    const s = serve({ fetch, port, hostname, ...(serverOptions ? { serverOptions } : {}) }, () =>
+      resolve(s as Server),
+    );
   });
 }
 

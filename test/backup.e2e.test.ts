@@ -20,8 +20,8 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import { rowsOf } from "../src/db/sql.ts";
 import { summariseDb } from "../src/services/operations/backup.ts";
-import { rowsOf } from "../src/services/search/indexing.ts";
 import { compareResponses } from "../src/testing/api-responses.ts";
 import {
   archiveResponses,

@@ -327,7 +327,7 @@ describe("the agent-key lifecycle through the real pages, across instances", () 
       key: { hint: `${key1!.slice(0, 13)}…` },
     });
 
-    // 5. A comment through B and a review through A, with the bodies of DECISIONS.md.
+    // 5. A comment through B and a review through A, with the bodies of docs/contract/DECISIONS.md.
     const author = {
       agent_id: agentId,
       name: "Instances bot",

@@ -24,9 +24,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import { rowsOf } from "../src/db/sql.ts";
 import { readCatalog } from "../src/services/operations/catalog.ts";
 import { tableChecksums } from "../src/services/operations/checksum.ts";
-import { rowsOf } from "../src/services/search/indexing.ts";
 import { compareResponses } from "../src/testing/api-responses.ts";
 import {
   archiveResponses,

@@ -115,7 +115,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     extensions: { vector },
     ...(loadDataDir ? { loadDataDir } : {}),
   });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzle(client, { schema });
   return {
     db,
     readDb: db,
@@ -184,7 +184,7 @@ async function openPostgres(
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next checkout.
   });
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const db = drizzle(pool, { schema });
   let readDb = db;
   let replica: ReplicaPool | undefined;
   if (options.readUrl) {
@@ -201,7 +201,7 @@ async function openPostgres(
       ...(options.replicaBackoffMs === undefined ? {} : { backoffMs: options.replicaBackoffMs }),
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    readDb = drizzle(replica as unknown as pg.Pool, { schema }) as unknown as Db;
+    readDb = drizzle(replica as unknown as pg.Pool, { schema });
   }
   const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
     const holder = new pg.Client({ connectionString: url });

@@ -36,3 +36,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when the database refused text for its encoding (SQLSTATE 22021 NUL or an invalid
+ * byte sequence, 22P05 untranslatable): input the services should have refused first.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 8; depth++) {
+    const { code } = e as { code?: unknown };
+    if (code === "22021" || code === "22P05") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

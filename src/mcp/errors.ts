@@ -1,7 +1,7 @@
 /** @module Tool results: a domain error becomes a tool error that says why and whether to retry. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import { DomainError } from "../services/errors.ts";
+import { type DomainError, domainErrorOf } from "../services/errors.ts";
 
 /** What an agent should do next, per error code. */
 function advice(error: DomainError): string {
@@ -21,15 +21,19 @@ function advice(error: DomainError): string {
     case "rate_limited":
       return "Retry after the wait given above.";
     case "unavailable":
-      return "Retry later.";
+      return "The service is unavailable for a moment; retry after the wait given above.";
     default:
       return "Do not retry.";
   }
 }
 
-/** The tool error for a failure; unexpected errors are logged and reported without details. */
-export function toolError(error: unknown, logger: Logger, requestId: string): CallToolResult {
-  if (error instanceof DomainError) {
+/**
+ * The tool error for a failure; unexpected errors are logged and reported without details.
+ * A database that cannot answer is `unavailable` with its retry time, as over REST.
+ */
+export function toolError(caught: unknown, logger: Logger, requestId: string): CallToolResult {
+  const error = domainErrorOf(caught);
+  if (error) {
     const lines = [error.message];
     const issues = "issues" in error ? (error.issues as { name: string; message: string }[]) : [];
     for (const issue of issues) lines.push(`- ${issue.name}: ${issue.message}`);
@@ -52,13 +56,13 @@ export function toolError(error: unknown, logger: Logger, requestId: string): Ca
       },
     };
   }
-  logger.error({ err: error }, "mcp tool failed");
+  logger.error({ err: caught }, "mcp tool failed");
   return {
     isError: true,
     content: [
       {
         type: "text",
-        text: `Something went wrong on our side; quote request id ${requestId}. Retrying later may work.`,
+        text: `Something went wrong on our side; quote request id ${requestId}. Do not retry the same call.`,
       },
     ],
   };

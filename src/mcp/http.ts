@@ -6,7 +6,7 @@ import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
 import { authenticateAgent } from "../services/agents/authenticate.ts";
 import { withCaller } from "../services/context.ts";
-import { RateLimited, Unauthorized } from "../services/errors.ts";
+import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
 import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
 import { buildMcpServer } from "./server.ts";
 
@@ -36,11 +36,11 @@ export function rpcError(
  * a fresh server and transport answer the JSON-RPC message(s) with JSON.
  */
 export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBodyBytes: number }) {
-  const allowedOrigin = new URL(options.baseUrl).origin;
+  const originAllowed = originCheck(options.baseUrl);
 
   app.use(MCP_PATH, async (c, next) => {
     const origin = c.req.header("origin");
-    if (origin !== undefined && origin !== allowedOrigin) {
+    if (origin !== undefined && !originAllowed(origin)) {
       return rpcError(
         403,
         RPC.server,
@@ -64,6 +64,17 @@ export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBo
     try {
       return await handle(c, options.baseUrl);
     } catch (error) {
+      const domain = domainErrorOf(error);
+      if (domain instanceof Unavailable) {
+        c.get("logger").warn({ err: error }, "mcp request unavailable");
+        const wait = domain.retryAfterSeconds ?? 5;
+        return rpcError(
+          503,
+          RPC.server,
+          `The service is unavailable for a moment; retry in ${wait} seconds.`,
+          { "retry-after": String(wait) },
+        );
+      }
       c.get("logger").error({ err: error }, "mcp request failed");
       return rpcError(
         500,
@@ -81,6 +92,34 @@ export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBo
       { allow: "POST" },
     ),
   );
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Which Origin headers may call /mcp: the BASE_URL's origin; when that is a loopback address,
+ * any loopback name on the same scheme and port (`localhost`, `127.0.0.1` and `[::1]` are one
+ * machine, and a DNS-rebinding page can never be served from them).
+ */
+export function originCheck(baseUrl: string): (origin: string) => boolean {
+  const base = new URL(baseUrl);
+  const loopback = LOOPBACK.has(base.hostname);
+  return (origin) => {
+    if (origin === base.origin) return true;
+    if (!loopback) return false;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return (
+      url.origin === origin &&
+      url.protocol === base.protocol &&
+      url.port === base.port &&
+      LOOPBACK.has(url.hostname)
+    );
+  };
 }
 
 async function handle(c: Context<AppEnv>, baseUrl: string): Promise<Response> {

@@ -1,4 +1,5 @@
 /** @module Typed domain errors that services throw and each front end maps once. */
+import { isDatabaseUnavailable, isUnstorableText } from "../db/unavailable.ts";
 import type { RateLimitDecision } from "./ratelimit/limits.ts";
 
 /** One failed check, named by where it came from; listed all together, never just the first. */
@@ -102,4 +103,27 @@ export class Unavailable extends DomainError {
 
 export class NotImplemented extends DomainError {
   readonly code = "not_implemented";
+}
+
+/** How long a client should wait before retrying when the database is unavailable. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/**
+ * The domain error a failure stands for, or null for a bug. Database failures that mean
+ * "not now" become Unavailable (503 with Retry-After), and text the database refused for its
+ * encoding becomes Invalid; every front end maps errors through this, so each maps
+ * `Unavailable` once.
+ */
+export function domainErrorOf(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new Unavailable(
+      "The archive's database is busy or unreachable; retry shortly.",
+      UNAVAILABLE_RETRY_SECONDS,
+    );
+  }
+  if (isUnstorableText(error)) {
+    return new Invalid("The request contains text the archive cannot store.");
+  }
+  return null;
 }

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
-import { rowsOf } from "../services/search/indexing.ts";
+import { rowsOf } from "../db/sql.ts";
 import { createTestDatabase } from "./db.ts";
 
 const opened: Database[] = [];

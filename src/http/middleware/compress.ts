@@ -2,7 +2,8 @@
 import { pipeline, Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { keepSerializedJson, serializedBody } from "../serialized.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -15,11 +16,14 @@ const BROTLI_PARAMS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 /**
  * Negotiates br, then gzip. Fixed-length bodies are compressed in one call on the thread
- * pool; streamed bodies (exports) through a zlib stream, so memory stays flat. A strong
- * ETag becomes weak, since the bytes on the wire now differ per encoding.
+ * pool (from the JSON string the handler made, when it made one); streamed bodies (exports)
+ * through a zlib stream, so memory stays flat. A strong ETag becomes weak, since the bytes
+ * on the wire now differ per encoding. When nothing is compressed, the response is left as
+ * it is (only `Vary` is added), never copied into a new one.
  */
 export function compress(): MiddlewareHandler {
   return async (c, next) => {
+    keepSerializedJson(c);
     await next();
     const res = c.res;
     const accept = c.req.header("accept-encoding") ?? "";
@@ -35,17 +39,21 @@ export function compress(): MiddlewareHandler {
       return;
     }
     const encoding = negotiate(accept);
-    const headers = res.headers;
-    headers.append("vary", "Accept-Encoding");
-    if (!encoding) {
-      c.res = new Response(res.body, { status: res.status, headers });
+    const text = STREAMED.test(type) ? undefined : serializedBody(c);
+    if (!encoding || (text !== undefined && text.length < MIN_BYTES / 3)) {
+      addVary(c);
       return;
     }
+    // Changed in place: Hono copies the old response's headers onto the one set next.
+    const headers = res.headers;
+    headers.append("vary", "Accept-Encoding");
     let body: Buffer | ReadableStream;
     if (!STREAMED.test(type)) {
-      const raw = Buffer.from(await res.arrayBuffer());
+      const raw = text !== undefined ? Buffer.from(text) : Buffer.from(await res.arrayBuffer());
       if (raw.length < MIN_BYTES) {
-        c.res = new Response(raw, { status: res.status, headers });
+        // The handler's own response is left alone; one read back from its stream is rebuilt.
+        if (text !== undefined) addVary(c);
+        else c.res = new Response(raw, { status: res.status, headers });
         return;
       }
       body = encoding === "br" ? await brotli(raw, BROTLI_PARAMS) : await gzip(raw);
@@ -64,6 +72,17 @@ export function compress(): MiddlewareHandler {
     if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
     c.res = new Response(body, { status: res.status, headers });
   };
+}
+
+/** Adds `Vary: Accept-Encoding` in place (a copy only when the headers are immutable). */
+function addVary(c: Context): void {
+  try {
+    c.res.headers.append("vary", "Accept-Encoding");
+  } catch {
+    const headers = new Headers(c.res.headers);
+    headers.append("vary", "Accept-Encoding");
+    c.res = new Response(c.res.body, { status: c.res.status, headers });
+  }
 }
 
 /** Picks br, then gzip, honouring q-values (`br;q=0` refuses brotli). */

@@ -15,8 +15,9 @@ const UNLIMITED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /**
  * The per-IP bucket a request draws on, or null.
- * - `search`: GET /api/v1/search/semantic, and only `search`: the contract lists it as its own
- *   limit (30 a minute) beside reads (120), so a search does not also spend a read.
+ * - `search`: GET /api/v1/search/semantic, and only `search`: the contract (docs/contract/) lists
+ *   it as its own limit (30 a minute) beside reads (120), so a search does not also spend a
+ *   read.
  * - `reads`: every other GET or HEAD under /api/v1 (including /api/v1/me and the
  *   OpenAPI document) and the public machine-readable paths (llms.txt, the Atom feed,
  *   OAI-PMH, whose POST form is a read too, and the API reference under /docs).

@@ -1,4 +1,4 @@
-/** @module The site's stylesheet and script, served from this app (no CDN), versioned by hash. */
+/** @module The site's stylesheet, script and social card, served from this app (no CDN), versioned by hash. */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { OpenAPIHono } from "@hono/zod-openapi";
@@ -12,9 +12,11 @@ function asset(file: string, type: string) {
 
 export const SITE_CSS = asset("site.css", "text/css; charset=utf-8");
 export const SITE_JS = asset("site.js", "text/javascript; charset=utf-8");
+/** The site's social card (1200 × 630), the `image` of every paper's JSON-LD (SITE_IMAGE_PATH). */
+export const SITE_CARD = asset("quire-card.svg", "image/svg+xml");
 
 export function registerAssets(app: OpenAPIHono<AppEnv>): void {
-  for (const a of [SITE_CSS, SITE_JS]) {
+  for (const a of [SITE_CSS, SITE_JS, SITE_CARD]) {
     app.get(a.path, (c) =>
       c.body(new Uint8Array(a.body), 200, {
         "content-type": a.type,

@@ -12,7 +12,7 @@ import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
-export { pageNotFound, wantsHtml } from "./errors.tsx";
+export { isSiteRequest, pageNotFound, sitePageError, wantsHtml } from "./errors.tsx";
 
 export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerAssets(app);

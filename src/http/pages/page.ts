@@ -7,9 +7,17 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ServiceContext } from "../../services/context.ts";
-import { DomainError, RateLimited } from "../../services/errors.ts";
+import type { FieldIssue } from "../../services/errors.ts";
+import {
+  type DomainError,
+  domainErrorOf,
+  Invalid,
+  RateLimited,
+  Unavailable,
+} from "../../services/errors.ts";
 import type { OwnerSession } from "../../services/owners/session.ts";
 import { sessionFromToken } from "../../services/owners/session.ts";
+import { textIssues } from "../../services/text.ts";
 import type { AppEnv } from "../env.ts";
 import { statusOfDomainError } from "../problem.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
@@ -73,7 +81,7 @@ export const PAGE_CSP =
 export function renderError(
   p: Page,
   status: number,
-  extra?: { headers?: Record<string, string> },
+  extra?: { headers?: Record<string, string>; issues?: FieldIssue[] },
 ): Promise<Response> {
   return renderErrorPage(p, status, extra);
 }
@@ -87,14 +95,18 @@ export function setPageHeaders(c: Context<AppEnv>, options: PageOptions = {}): v
   c.header("Vary", "Accept-Language, Cookie");
 }
 
-/** Builds the Page for a request (session looked up; stale session cookies cleared). */
+/**
+ * Builds the Page for a request (session looked up; stale session cookies cleared). With
+ * `signedOut`, no session is looked up: for error pages that must render without the database.
+ */
 export async function pageFor(
   c: Context<AppEnv>,
   form: Record<string, string> = {},
+  options: { signedOut?: boolean } = {},
 ): Promise<Page> {
   const { lang, path } = splitLocale(c.req.path);
   const base = c.get("ctx");
-  const token = readCookie(c, COOKIES.session);
+  const token = options.signedOut ? undefined : readCookie(c, COOKIES.session);
   let session: OwnerSession | null = null;
   if (token !== undefined) {
     session = await sessionFromToken(base, { token });
@@ -143,21 +155,35 @@ function csrfValid(p: Page): boolean {
   return key !== null && csrfMatches(token, key);
 }
 
-/** The form fields of a POST, or null when the body is not a form. */
-async function readForm(c: Context<AppEnv>): Promise<Record<string, string> | null> {
+/**
+ * The form fields of a POST: 415 when the body is not a form, 400 when it cannot be read as
+ * one (a malformed multipart body, a body cut off) or holds text the archive refuses (the
+ * fields are named). Checked before the CSRF token, which is one of the fields.
+ */
+async function readForm(
+  c: Context<AppEnv>,
+): Promise<{ form: Record<string, string> } | { status: 400 | 415; issues?: FieldIssue[] }> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (
     !type.startsWith("application/x-www-form-urlencoded") &&
     !type.startsWith("multipart/form-data")
   ) {
-    return null;
+    return { status: 415 };
   }
-  const body = await c.req.parseBody();
+  let body: Record<string, unknown>;
+  try {
+    body = await c.req.parseBody();
+  } catch (error) {
+    c.get("logger")?.info({ err: { message: String(error) } }, "form body could not be read");
+    return { status: 400 };
+  }
   const form: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) {
     if (typeof value === "string") form[name] = value;
   }
-  return form;
+  const issues = textIssues(form, "body", "body");
+  if (issues.length > 0) return { status: 400, issues };
+  return { form };
 }
 
 /**
@@ -187,10 +213,18 @@ export function registerPage(
       let form: Record<string, string> = {};
       if (method === "POST") {
         const parsed = await readForm(c);
-        if (!parsed) return renderError(await pageFor(c), 415);
-        form = parsed;
+        if ("status" in parsed) {
+          const p = await pageFor(c, {}, { signedOut: true });
+          return renderError(p, parsed.status, parsed.issues ? { issues: parsed.issues } : {});
+        }
+        form = parsed.form;
       }
-      const p = await pageFor(c, form);
+      let p: Page;
+      try {
+        p = await pageFor(c, form);
+      } catch (error) {
+        return errorResponse(await pageFor(c, form, { signedOut: true }), error);
+      }
       try {
         if (method === "POST" && !csrfValid(p)) {
           p.ctx.logger.warn({ path: c.req.path }, "form refused: missing or wrong CSRF token");
@@ -209,7 +243,7 @@ export function registerPage(
           maxSize: options.maxFormBytes ?? MAX_FORM_BYTES,
           onError: async (c) => {
             setPageHeaders(c as Context<AppEnv>, options);
-            const p = await pageFor(c as Context<AppEnv>);
+            const p = await pageFor(c as Context<AppEnv>, {}, { signedOut: true });
             return options.tooLarge ? options.tooLarge(p) : renderError(p, 413);
           },
         }),
@@ -221,14 +255,29 @@ export function registerPage(
   }
 }
 
-/** Maps what a handler threw to an error page; the one place pages do this. */
+/**
+ * Maps what a handler threw to an error page; the one place pages do this. A database that
+ * cannot answer is a 503 with Retry-After, like the API's.
+ */
 export async function errorResponse(p: Page, error: unknown): Promise<Response> {
-  if (error instanceof DomainError) {
-    const status = statusOfDomainError(error);
-    const headers: Record<string, string> = {};
-    if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
-    return renderError(p, status, { headers });
+  const domain = domainErrorOf(error);
+  if (domain) {
+    if (domain instanceof Unavailable) p.ctx.logger.warn({ err: error }, "page unavailable");
+    return renderDomainError(p, domain);
   }
   p.ctx.logger.error({ err: error }, "page failed");
   return renderError(p, 500);
+}
+
+/** A domain error's page: its status, Retry-After when there is one, the fields it names. */
+export function renderDomainError(p: Page, error: DomainError): Promise<Response> {
+  const status = statusOfDomainError(error);
+  const headers: Record<string, string> = {};
+  const wait =
+    error instanceof RateLimited || error instanceof Unavailable
+      ? error.retryAfterSeconds
+      : undefined;
+  if (wait !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(wait)));
+  const issues = error instanceof Invalid ? error.issues : [];
+  return renderError(p, status, { headers, issues });
 }

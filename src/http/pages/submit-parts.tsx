@@ -50,9 +50,13 @@ export function formatCount(p: Page, n: number): string {
   return new Intl.NumberFormat(p.t.meta.dateLocale).format(n);
 }
 
-/** Where to go when signed out: the sign-in page, coming back here afterwards. */
+/**
+ * Where to go when signed out: the sign-in page, coming back here afterwards. `next` is
+ * percent-encoded (slashes kept), so any path it came from makes a well-formed Location.
+ */
 export function signInFirst(p: Page, next: string, status: 302 | 303 = 302): Response {
-  return p.c.redirect(`${p.href("/sign-in")}?notice=sign-in-needed&next=${next}`, status);
+  const query = `notice=sign-in-needed&next=${encodeURIComponent(next).replace(/%2F/g, "/")}`;
+  return p.c.redirect(`${p.href("/sign-in")}?${query}`, status);
 }
 
 function length(s: string): number {

@@ -25,9 +25,25 @@ describe("/llms.txt", () => {
       expect(link).toMatch(/^- \[[^\]]+\]\(http:\/\/quire\.test\/[^)]*\)/);
     }
     const text = lines.join("\n");
-    for (const path of ["/api/v1/openapi.json", "/mcp", "/api/v1/dataset/croissant", "/agents"]) {
+    for (const path of ["/api/v1/openapi.json", "/api/v1/dataset/croissant", "/agents"]) {
       expect(text).toContain(`(http://quire.test${path}`);
     }
+    // Templates, keyed and POST-only endpoints are described, not linked.
+    expect(text).toContain("`POST http://quire.test/mcp`");
+    expect(text).toContain("`GET http://quire.test/api/v1/me`");
+    expect(text).toContain("`GET http://quire.test/api/v1/papers/{id}`");
+  });
+
+  it("links only to what answers a plain GET with 200", async () => {
+    const text = await (await t.app.request("/llms.txt")).text();
+    const links = [...text.matchAll(/\]\((http:\/\/quire\.test[^)\s]*)\)/g)].map((m) => m[1] ?? "");
+    expect(links.length).toBeGreaterThanOrEqual(14);
+    const answers: Record<string, number> = {};
+    for (const link of links) {
+      expect(link).not.toMatch(/[{}]|\.\.\./);
+      answers[link] = (await t.app.request(link)).status;
+    }
+    expect(Object.entries(answers).filter(([, status]) => status !== 200)).toEqual([]);
   });
 
   it("llms-full.txt adds the API reference generated from the OpenAPI document", async () => {
@@ -48,19 +64,36 @@ describe("/llms.txt", () => {
 });
 
 describe("/docs", () => {
-  it("serves the API reference with its script from this server, no CDN", async () => {
+  it("serves the API reference whole from this server, under a policy that allows no other site", async () => {
     const res = await t.app.request("/docs");
     expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/https?:|\*/);
     const html = await res.text();
-    expect(html).toContain("/docs/assets/scalar-standalone.js");
-    expect(html).toContain("/api/v1/openapi.json");
-    const external = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"/g)].map(
-      (m) => m[1],
-    );
-    expect(external).toEqual([]);
-    const asset = await t.app.request("/docs/assets/scalar-standalone.js");
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map((m) => m[2]?.trim())).toEqual(["", ""]); // nothing inline
+    const sources = scripts.map((m) => /src="([^"]+)"/.exec(m[1] ?? "")?.[1] ?? "");
+    expect(sources.map((src) => src.replace(/\?v=[0-9a-f]{12}$/, ""))).toEqual([
+      "/docs/assets/scalar-standalone.js",
+      "/docs/assets/init.js",
+    ]);
+    expect(html).not.toMatch(/(?:src|href)="https?:/);
+    const asset = await t.app.request(sources[0] ?? "");
     expect(asset.status).toBe(200);
     expect(asset.headers.get("content-type")).toContain("javascript");
     expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    const init = await (await t.app.request(sources[1] ?? "")).text();
+    const config = JSON.parse(/createApiReference\("#app", (.*)\);/.exec(init)?.[1] ?? "{}");
+    expect(config).toMatchObject({
+      url: "/api/v1/openapi.json",
+      proxyUrl: "",
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      showToolbar: "never",
+    });
   });
 });

@@ -30,6 +30,7 @@ export function registerAgentTools(server: McpServer, rc: McpRequestContext) {
     async () =>
       runTool(
         rc,
+        {},
         async () => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return getAgentIdentity(rc.ctx, { authorization: rc.authorization });

@@ -63,6 +63,7 @@ export function registerContributionTools(server: McpServer, rc: McpRequestConte
     async ({ paper_id, body, idempotency_key }) =>
       runTool(
         rc,
+        { paper_id, body, idempotency_key },
         async () => {
           await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
           const result = await createComment(rc.ctx, {
@@ -101,6 +102,7 @@ export function registerContributionTools(server: McpServer, rc: McpRequestConte
     async ({ paper_id, idempotency_key, ...review }) =>
       runTool(
         rc,
+        { paper_id, idempotency_key, ...review },
         async () => {
           await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
           const result = await createReview(rc.ctx, {

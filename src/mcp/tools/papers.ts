@@ -59,6 +59,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
     async ({ limit, cursor }) =>
       runTool(
         rc,
+        { limit, cursor },
         async () => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return listPapers(rc.ctx, { limit, ...(cursor ? { cursor } : {}) });
@@ -98,6 +99,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
     async ({ id, version, format }) =>
       runTool(
         rc,
+        { id, version, format },
         async (): Promise<PaperDetail & { jsonld?: Record<string, unknown> }> => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           const ref = withVersion(id, version);
@@ -133,6 +135,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
     async ({ id }) =>
       runTool(
         rc,
+        { id },
         async () => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return getContext(rc.ctx, { id });

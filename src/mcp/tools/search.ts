@@ -61,6 +61,7 @@ export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
     async ({ q, limit, mode }) =>
       runTool(
         rc,
+        { q, limit, mode },
         async () => {
           await enforceRateLimit(rc.ctx, "search", rc.clientIp);
           return searchChunks(rc.ctx, { q, limit, mode });

@@ -153,8 +153,8 @@ export async function authenticateAgent(
 }
 
 /**
- * Writes need a verified agent (DECISIONS: unverified or suspended agents get 403 on
- * writes). Anything but an agent caller is 401: these are the agent-key endpoints.
+ * Writes need a verified agent (docs/contract/DECISIONS.md: unverified or suspended agents get 403
+ * on writes). Anything but an agent caller is 401: these are the agent-key endpoints.
  */
 export function assertAgentCanWrite(caller: Caller): AgentCaller {
   if (caller.kind !== "agent") {

@@ -1,7 +1,7 @@
 /** @module createAgent, setAgentStatus: agents and their first key. */
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { agentKeys, agents, moderationEvents, owners } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -49,8 +49,7 @@ export async function createAgent(
   const minted = mintKey(ctx.settings.keyPrefix);
   const id = newId("agt", now);
   const status = owner.emailVerifiedAt ? "verified" : "unverified";
-  await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await withTransaction(ctx.db, async (db) => {
     await db
       .insert(agents)
       .values({ id, ownerId: owner.id, name, model, status, createdAt: now, updatedAt: now });
@@ -87,9 +86,9 @@ export async function createAgentForOwner(
 }
 
 /**
- * Moderation moves: `verified ↔ suspended` (DECISIONS), plus the operator's `verify` for
- * an agent whose owner is verified. Every move is logged with who and why. `from` names
- * the states the caller saw the agent in: another state (someone acted meanwhile) is a
+ * Moderation moves: `verified ↔ suspended` (docs/contract/DECISIONS.md), plus the operator's
+ * `verify` for an agent whose owner is verified. Every move is logged with who and why. `from`
+ * names the states the caller saw the agent in: another state (someone acted meanwhile) is a
  * Conflict, checked under the row lock, so a stale view never moves an agent.
  */
 export async function setAgentStatus(
@@ -108,8 +107,7 @@ export async function setAgentStatus(
         ? { actor: ctx.caller.handle, actorOwnerId: ctx.caller.ownerId }
         : null;
   if (!actor) throw new Forbidden("Only moderators and operators change an agent's status.");
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const [row] = await db
       .select({ status: agents.status, ownerVerified: owners.emailVerifiedAt })
       .from(agents)

@@ -1,10 +1,10 @@
 /** @module mintAgentKey: a new key for an agent that has none (after a revocation). */
 import type { Db } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
+import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { isUniqueViolation } from "../owners/create.ts";
 import { mintKey } from "./keys.ts";
 import { lockOwnedAgent } from "./owned.ts";
 
@@ -26,8 +26,7 @@ export async function mintAgentKey(
   input: { agentId: string },
 ): Promise<IssuedKey> {
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await withTransaction(ctx.db, async (db) => {
       await lockOwnedAgent(db, ctx.caller, input.agentId);
       return insertKey(ctx, db, input.agentId);
     });

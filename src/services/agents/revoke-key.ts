@@ -2,6 +2,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { lockOwnedAgent } from "./owned.ts";
 
@@ -15,8 +16,7 @@ export async function revokeAgentKey(
   ctx: ServiceContext,
   input: { agentId: string },
 ): Promise<{ agent_id: string; revoked_hint: string | null }> {
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     await lockOwnedAgent(db, ctx.caller, input.agentId);
     const revoked = await revokeLiveKey(db, input.agentId, ctx.clock.now());
     return { agent_id: input.agentId, revoked_hint: revoked };

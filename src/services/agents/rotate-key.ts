@@ -1,5 +1,4 @@
-/** @module rotateAgentKey: replace the live key with a new one, atomically. */
-import type { Db } from "../../db/client.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { type IssuedKey, insertKey } from "./mint-key.ts";
 import { lockOwnedAgent } from "./owned.ts";
@@ -14,8 +13,7 @@ export async function rotateAgentKey(
   ctx: ServiceContext,
   input: { agentId: string },
 ): Promise<IssuedKey & { name: string; revoked_hint: string | null }> {
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const agent = await lockOwnedAgent(db, ctx.caller, input.agentId);
     const revoked = await revokeLiveKey(db, input.agentId, ctx.clock.now());
     return {

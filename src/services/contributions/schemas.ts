@@ -1,6 +1,10 @@
-/** @module Comment and review shapes: inputs with the contract's bounds, outputs per DECISIONS. */
+/**
+ * @module Comment and review shapes: inputs with the contract's bounds
+ * (docs/contract/000_d4a6423640571f8b.txt), outputs per docs/contract/DECISIONS.md.
+ */
 import { z } from "@hono/zod-openapi";
 import { ScoreMeansSchema } from "../papers/schemas.ts";
+import { text } from "../text.ts";
 
 export const COMMENT_MAX_CHARS = 10_000;
 export const REVIEW_MAX_CHARS = 20_000;
@@ -9,8 +13,7 @@ const codePoints = (s: string) => [...s].length;
 
 export const CommentInputSchema = z
   .strictObject({
-    body: z
-      .string()
+    body: text("body")
       .trim()
       .min(1, "must not be empty")
       .refine((s) => codePoints(s) <= COMMENT_MAX_CHARS, "must be at most 10000 characters")
@@ -42,8 +45,7 @@ export const ReviewScoresSchema = z
 export const ReviewInputSchema = z
   .strictObject({
     ...ReviewScoresSchema.shape,
-    body: z
-      .string()
+    body: text("body")
       .trim()
       .min(1, "must not be empty")
       .refine((s) => codePoints(s) <= REVIEW_MAX_CHARS, "must be at most 20000 characters")

@@ -2,9 +2,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents, owners } from "../../db/schema/index.ts";
+import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { type Conflict, RateLimited } from "../errors.ts";
-import { isUniqueViolation } from "../owners/create.ts";
 import type { Bucket } from "../ratelimit/limits.ts";
 import { claimKey, findAnswer, type IdempotencyScope, storeAnswer } from "./idempotency.ts";
 import { resolveTarget, writeVersion } from "./target.ts";
@@ -58,8 +58,7 @@ export async function writeContribution<B>(
   });
   await drawLimit(ctx, spec.limit);
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await withTransaction(ctx.db, async (db) => {
       if (spec.idempotency) {
         const stored = await claimKey(db, spec.idempotency, now);
         if (stored) return { body: stored.body as B, replayed: true };

@@ -1,8 +1,8 @@
 /** @module Bulk loading of arXiv listing records, for the dataset tests and benchmark. */
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { chunks, paperIdCounters, papers, paperVersions } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
 import type { ServiceContext } from "../context.ts";
 import { fingerprint } from "../screening/fingerprint.ts";
@@ -170,8 +170,7 @@ async function insertBatch(
     result.ids.push(paper.id);
   }
   if (paperRows.length === 0) return;
-  await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await withTransaction(ctx.db, async (db) => {
     await db.insert(papers).values(paperRows);
     await db.insert(paperVersions).values(versionRows);
     for (let i = 0; i < chunkRows.length; i += 1000) {

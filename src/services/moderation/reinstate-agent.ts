@@ -7,8 +7,8 @@ import { requireModerator } from "./authorize.ts";
 import { AGENT_ID, type AgentActionInput, AgentActionInputSchema } from "./schemas.ts";
 
 /**
- * `suspended → verified` (DECISIONS: `verified ↔ suspended` by a moderator). Only a
- * suspended agent can be reinstated (anything else is a Conflict, so a stale page cannot
+ * `suspended → verified` (docs/contract/DECISIONS.md: `verified ↔ suspended` by a moderator). Only
+ * a suspended agent can be reinstated (anything else is a Conflict, so a stale page cannot
  * undo a newer suspension's meaning), and only if its owner has verified their email
  * (also a Conflict, from `setAgentStatus`). Logged with the moderator as actor.
  */

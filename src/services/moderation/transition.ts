@@ -3,8 +3,8 @@
  * against what the moderator saw, logged and reindexed in the same transaction.
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { moderationEvents, papers, paperVersions } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { newId, parsePaperRef } from "../ids.ts";
@@ -66,8 +66,7 @@ export async function moderatePaper(
   const ref = parsePaperRef(input.paperId);
   if (!ref || ref.version !== null) throw new NotFound(`No paper has the id "${input.paperId}".`);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const [paper] = await db
       .select({ status: papers.status, currentVersion: papers.currentVersion })
       .from(papers)

@@ -5,8 +5,8 @@ import { dirname, join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { type Database, type Db, openDatabase } from "../../db/client.ts";
+import { rowsOf } from "../../db/sql.ts";
 import type { Clock } from "../context.ts";
-import { rowsOf } from "../search/indexing.ts";
 import { readCatalog } from "./catalog.ts";
 import { type TableChecksum, tableChecksums } from "./checksum.ts";
 import {

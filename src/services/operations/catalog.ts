@@ -1,7 +1,7 @@
 /** @module A database's own description of itself (tables, keys, references, triggers, sequences, indexes), read the same way on PGlite and PostgreSQL. */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../search/indexing.ts";
+import { rowsOf } from "../../db/sql.ts";
 
 /** Quire's tables live in `public`; Drizzle's migration journal lives in `drizzle`. */
 export const SCHEMA = "public";

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../search/indexing.ts";
+import { rowsOf, withTransaction } from "../../db/sql.ts";
 import { CANONICAL_OUTPUT, qualified, type TableInfo } from "./catalog.ts";
 
 export interface TableChecksum {
@@ -28,8 +28,7 @@ export async function tableChecksums(
   tables: TableInfo[],
   options: { generated: boolean } = { generated: true },
 ): Promise<TableChecksum[]> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return withTransaction(db, async (t) => {
     await t.execute(CANONICAL_OUTPUT);
     const out: TableChecksum[] = [];
     for (const table of tables) {
@@ -74,8 +73,7 @@ export async function generatedDifferences(
     sql` || ',' || `,
   );
   const read = (db: Db) =>
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    withTransaction(db, async (t) => {
       await t.execute(CANONICAL_OUTPUT);
       return rowsOf<{ k: string; h: string }>(
         t,

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { type Database, type Db, openDatabase, runMigrations } from "../../db/client.ts";
-import { rowsOf } from "../search/indexing.ts";
+import { rowsOf, withTransaction } from "../../db/sql.ts";
 import {
   CANONICAL_OUTPUT,
   type Catalog,
@@ -373,8 +373,7 @@ async function copyTable(
           sql`, `,
         )})`
       : sql``;
-    const rows = await source.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    const rows = await withTransaction(source, async (t) => {
       await t.execute(CANONICAL_OUTPUT);
       return rowsOf<Record<string, string | null>>(
         t,
@@ -427,8 +426,7 @@ async function copyTable(
       next = fetch(batch.lastKey);
       next.catch(() => {}); // awaited (and so reported) on the next turn, if there is one
     }
-    await target.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    await withTransaction(target, async (t) => {
       if (batch.count > 0) {
         for (const statement of triggers("disable")) await t.execute(statement);
         const arrays = sql.join(
@@ -526,8 +524,7 @@ async function startRun(
   },
 ): Promise<void> {
   const schema = sql.identifier(PROGRESS);
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await withTransaction(db, async (t) => {
     await t.execute(sql`create schema ${schema}`);
     await t.execute(sql`create table ${schema}.run (
       one boolean primary key default true check (one),

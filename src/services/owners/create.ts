@@ -1,8 +1,8 @@
 /** @module createOwner / verifyOwner: owner accounts (the operator side; the site adds sign-up). */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db/client.ts";
 import { moderationEvents, owners } from "../../db/schema/index.ts";
+import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -71,16 +71,15 @@ export async function createOwner(
 
 /**
  * Marks an owner's email verified and, in the same transaction, moves their unverified
- * agents to verified (DECISIONS: an agent is verified when its owner is). Suspended agents
- * stay suspended: only a moderator reinstates them.
+ * agents to verified (docs/contract/DECISIONS.md: an agent is verified when its owner is).
+ * Suspended agents stay suspended: only a moderator reinstates them.
  */
 export async function verifyOwner(
   ctx: ServiceContext,
   input: { handle: string },
 ): Promise<OwnerSummary> {
   if (ctx.caller.kind !== "operator") throw new Forbidden("Only operators verify owners directly.");
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const now = ctx.clock.now();
     const [found] = await db
       .select({ id: owners.id })
@@ -109,16 +108,4 @@ export async function findOwnerByHandle(ctx: ServiceContext, handle: string) {
     .where(sql`lower(${owners.handle}) = lower(${handle})`)
     .limit(1);
   return owner ?? null;
-}
-
-/** PostgreSQL unique_violation, from either driver. */
-export function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let e: unknown = error;
-  while (e && typeof e === "object" && !seen.has(e)) {
-    seen.add(e);
-    if ((e as { code?: unknown }).code === "23505") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -70,9 +70,9 @@ export async function consumeEmailToken(
 }
 
 /**
- * Marks an owner's email verified and moves their unverified agents to verified (DECISIONS:
- * an agent is verified when its owner is). Suspended agents stay suspended. Run inside the
- * caller's transaction.
+ * Marks an owner's email verified and moves their unverified agents to verified
+ * (docs/contract/DECISIONS.md: an agent is verified when its owner is). Suspended agents stay
+ * suspended. Run inside the caller's transaction.
  */
 export async function markOwnerVerified(db: Db, ownerId: string, now: Date) {
   const [owner] = await db

@@ -1,7 +1,7 @@
 /** @module requestPasswordReset and resetPassword: a new password through an email link. */
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { owners, sessions } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid, RateLimited } from "../errors.ts";
 import { EmailSchema } from "./create.ts";
@@ -70,8 +70,7 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
-  const handle = await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const handle = await withTransaction(ctx.db, async (db) => {
     const ownerId = await consumeEmailToken(db, input.token, "reset_password", now);
     if (!ownerId) return null;
     await db.update(owners).set({ passwordHash }).where(eq(owners.id, ownerId));

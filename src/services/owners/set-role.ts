@@ -1,7 +1,7 @@
 /** @module setOwnerRole: the operator makes an owner a moderator, or an ordinary owner again. */
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { moderationEvents, owners } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -27,8 +27,7 @@ export async function setOwnerRole(
       { in: "body", name: "role", message: "must be owner or moderator" },
     ]);
   }
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const [owner] = await db
       .select({ id: owners.id, handle: owners.handle, role: owners.role })
       .from(owners)

@@ -1,10 +1,11 @@
 /** @module signUp: a new owner account from the site (email, handle, password). */
 import { sql } from "drizzle-orm";
 import { owners } from "../../db/schema/index.ts";
+import { isUniqueViolation } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Invalid, RateLimited } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { EmailSchema, HandleSchema, isUniqueViolation } from "./create.ts";
+import { EmailSchema, HandleSchema } from "./create.ts";
 import { issueEmailToken } from "./email-tokens.ts";
 import type { Locale } from "./mail-text.ts";
 import { sendAccountMail, siteLink } from "./mailer.ts";

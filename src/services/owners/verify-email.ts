@@ -1,7 +1,7 @@
 /** @module verifyEmail and resendVerification: the email link that verifies an owner. */
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { owners } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, RateLimited } from "../errors.ts";
 import { consumeEmailToken, issueEmailToken, markOwnerVerified } from "./email-tokens.ts";
@@ -14,16 +14,15 @@ export const LINK_INVALID =
 
 /**
  * Uses a verification link: marks the owner verified and, in the same transaction, their
- * unverified agents (DECISIONS). A used, expired or unknown token is a 400 that does not say
- * which of the three it was.
+ * unverified agents (docs/contract/DECISIONS.md). A used, expired or unknown token is a 400 that
+ * does not say which of the three it was.
  */
 export async function verifyEmail(
   ctx: ServiceContext,
   input: { token: unknown },
 ): Promise<{ handle: string }> {
   const now = ctx.clock.now();
-  const handle = await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const handle = await withTransaction(ctx.db, async (db) => {
     const ownerId = await consumeEmailToken(db, input.token, "verify_email", now);
     if (!ownerId) return null;
     const owner = await markOwnerVerified(db, ownerId, now);

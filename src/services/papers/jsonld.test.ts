@@ -206,6 +206,7 @@ describe("toScholarlyArticle", () => {
       name: d.paper.title,
       headline: d.paper.title,
       abstract: d.paper.abstract,
+      image: `${BASE}/assets/quire-card.svg`,
       datePublished: d.paper.published_at,
       dateModified: d.paper.updated_at,
       version: 2,

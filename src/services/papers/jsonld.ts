@@ -9,6 +9,12 @@ import type {
 } from "schema-dts";
 import { AI_LABEL, type PaperDetail } from "./schemas.ts";
 
+/**
+ * The image every paper's document names (the site's social card, served by the app), so
+ * structured-data linters find the `image` they expect of an article.
+ */
+export const SITE_IMAGE_PATH = "/assets/quire-card.svg";
+
 /** How a detail is rendered: as the paper, or as the one version the request named. */
 export interface RenderOptions {
   /**
@@ -128,6 +134,7 @@ export function toScholarlyArticle(
     name: version.title,
     headline: version.title,
     abstract: version.abstract,
+    image: `${base}${SITE_IMAGE_PATH}`,
     author: models.map(modelNode),
     ...(paper.owner_handle ? { accountablePerson: ownerNode(paper.owner_handle) } : {}),
     creditText: creditText(models, paper.owner_handle),

@@ -2,6 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chunks, papers, paperVersions, screeningResults } from "../../db/schema/index.ts";
+import { rowsOf } from "../../db/sql.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import {
   type ChatBehaviour,
@@ -16,7 +17,6 @@ import { approvePaper } from "../moderation/approve-paper.ts";
 import { listModerationQueue } from "../moderation/queue.ts";
 import { createHttpLlmScreener } from "../screening/llm.ts";
 import { RULE_SCREENER_ID } from "../screening/rules.ts";
-import { rowsOf } from "../search/indexing.ts";
 import { importPapers } from "./import.ts";
 import { getOwnPaper, listOwnPapers } from "./own.ts";
 import { type PublishInput, publishVersion } from "./publish.ts";

@@ -9,6 +9,7 @@ import {
   paperVersions,
   screeningResults,
 } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
@@ -123,8 +124,7 @@ export async function publishVersion(
     }
   }
 
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${print.contentHash}, 0))`);
     if (input.importKey) {
       const existing = await findImported(db, input.importKey);

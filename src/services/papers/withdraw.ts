@@ -1,7 +1,7 @@
 /** @module withdrawPaper: an owner takes their published paper out of the archive. */
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { moderationEvents, papers } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId, parsePaperRef } from "../ids.ts";
@@ -50,8 +50,7 @@ export async function withdrawPaper(
       },
     ]);
   }
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     const [paper] = await db
       .select({ status: papers.status, ownerId: papers.ownerId })
       .from(papers)

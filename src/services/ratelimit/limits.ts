@@ -1,9 +1,12 @@
-/** @module Rate-limit buckets (the contract's limits, exactly) and the store interface. */
+/**
+ * @module Rate-limit buckets (the contract's limits, exactly:
+ * docs/contract/000_d4a6423640571f8b.txt) and the store interface.
+ */
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /**
- * The contract's limits. `scope` says what the key is: the client IP (per DECISIONS.md,
- * X-Forwarded-For only from trusted proxies) or the agent id.
+ * The contract's limits. `scope` says what the key is: the client IP (per
+ * docs/contract/DECISIONS.md, X-Forwarded-For only from trusted proxies) or the agent id.
  */
 export const BUCKETS = {
   reads: { points: 120, windowSeconds: 60, scope: "ip" },

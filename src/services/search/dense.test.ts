@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
+import { rowsOf } from "../../db/sql.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import {
   type FakeEmbeddingServer,
@@ -11,7 +12,7 @@ import type { ServiceContext } from "../context.ts";
 import { Unavailable } from "../errors.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { createHttpEmbedder } from "./embedder.ts";
-import { rowsOf, unindexPaper } from "./indexing.ts";
+import { unindexPaper } from "./indexing.ts";
 import { prepareSearch } from "./prepare.ts";
 import { rankChunks, searchChunks } from "./search.ts";
 import {

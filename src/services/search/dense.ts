@@ -1,8 +1,8 @@
 /** @module The dense channel's storage: vectors per model in chunk_embeddings, HNSW per dimension. */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { rowsOf, withTransaction } from "../../db/sql.ts";
 import { Unavailable } from "../errors.ts";
-import { rowsOf } from "./indexing.ts";
 
 /** pgvector's HNSW limit for `vector`. */
 export const MAX_INDEXED_DIMS = 2000;
@@ -57,8 +57,7 @@ export async function denseCandidates(
   const dims = vector.length;
   const literal = vectorLiteral(vector);
   const cast = sql.raw(`::vector(${dims})`);
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return withTransaction(db, async (t) => {
     await t.execute(sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true)`);
     const rows = await rowsOf<{ chunk_id: string | number; distance: number }>(
       t,

@@ -2,12 +2,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
+import { rowsOf } from "../../db/sql.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { countFeatures } from "./grams.ts";
-import { lexemeSequence, reindexPaper, rowsOf, textConfigSql, unindexPaper } from "./indexing.ts";
+import { lexemeSequence, reindexPaper, textConfigSql, unindexPaper } from "./indexing.ts";
 import { bm25Candidates, bm25Idf, bm25Scores, bm25Term } from "./lexical.ts";
 
 let database: Database;

@@ -1,6 +1,7 @@
 /** @module Keeping the search index equal to "current versions of published papers". */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { countFeatures, storedGramVector } from "./grams.ts";
 
@@ -115,8 +116,7 @@ export async function rebuildSearchIndex(
   options: { batch?: number; onProgress?: (p: RebuildProgress) => void } = {},
 ): Promise<RebuildProgress> {
   const batchSize = options.batch ?? 500;
-  return ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return withTransaction(ctx.db, async (db) => {
     await db.execute(
       sql`truncate search_postings, search_chunks, search_stats, search_terms, search_grams`,
     );
@@ -329,30 +329,4 @@ function sparsevecIndices(text: string): number[] {
   const body = text.slice(text.indexOf("{") + 1, text.indexOf("}"));
   if (body === "") return [];
   return body.split(",").map((pair) => Number(pair.slice(0, pair.indexOf(":"))));
-}
-
-export async function getMeta<T>(db: Db, key: string): Promise<T | undefined> {
-  const rows = await rowsOf<{ value: T }>(
-    db,
-    sql`select value from search_meta where key = ${key}`,
-  );
-  return rows[0]?.value;
-}
-
-export async function setMeta(db: Db, key: string, value: unknown): Promise<void> {
-  await db.execute(
-    sql`insert into search_meta (key, value, updated_at) values (${key}, ${JSON.stringify(value)}::jsonb, now())
-        on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at`,
-  );
-}
-
-/** A typed array parameter that works the same through node-postgres and PGlite. */
-export function pgArray(values: readonly (string | number)[], type: "text" | "int4" | "int8") {
-  return sql`${sql.param(values)}::${sql.raw(type)}[]`;
-}
-
-/** Rows of a raw query on either engine (PGlite and node-postgres both return `rows`). */
-export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
 }

@@ -1,7 +1,8 @@
 /** @module BM25 over chunk lexemes, computed in the database from the postings. */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { lexemeSequence, pgArray, rowsOf, type TextConfig } from "./indexing.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
+import { lexemeSequence, type TextConfig } from "./indexing.ts";
 
 export interface Bm25Params {
   k1: number;

@@ -4,7 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf, type TextConfig, textConfigSql } from "./indexing.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
+import { type TextConfig, textConfigSql } from "./indexing.ts";
 import { bm25Idf } from "./lexical.ts";
 
 /** One analysis of one wording of the query: its distinct lexemes under one configuration. */

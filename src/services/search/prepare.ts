@@ -1,15 +1,9 @@
 /** @module Start-up checks of the search index: format, embedding model, HNSW index. */
 import { sql } from "drizzle-orm";
+import { getMeta, rowsOf, setMeta } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { ensureHnswIndex } from "./dense.ts";
-import {
-  enqueueEmbeddings,
-  getMeta,
-  INDEX_FORMAT,
-  rebuildSearchIndex,
-  rowsOf,
-  setMeta,
-} from "./indexing.ts";
+import { enqueueEmbeddings, INDEX_FORMAT, rebuildSearchIndex } from "./indexing.ts";
 
 export interface PrepareReport {
   /** The lexical index was (re)built because it was missing or of another format. */

@@ -1,4 +1,4 @@
-/** @module Semantic search shapes (contract + DECISIONS). */
+/** @module Semantic search shapes (docs/contract/: the specification and DECISIONS.md). */
 import { z } from "@hono/zod-openapi";
 
 export const SEARCH_LIMIT = { min: 1, max: 20, default: 8 } as const;

@@ -1,12 +1,12 @@
 /** @module searchChunks: hybrid search over verbatim chunks (BM25, character grams, dense). */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
 import type { TextConfig } from "./indexing.ts";
-import { pgArray, rowsOf } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
 import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
 import {
@@ -159,8 +159,9 @@ export interface ScoredChunk {
  * (IDF-weighted character 4-grams, re-scoring BM25's candidates) and, when an embedding
  * backend is configured, dense vectors through HNSW. Each channel's scores are z-scored per
  * query and combined with weights, which keeps a weak channel from swamping a strong one
- * (plain reciprocal rank fusion did, in the issue's measurements); the fused value is mapped
- * into [0, 1] by a logistic, so scores are comparable in kind across queries and descend
+ * (plain reciprocal rank fusion did, measured on SciFact:
+ * docs/adr/0006-search-in-the-database.md); the fused value is mapped into [0, 1] by a
+ * logistic, so scores are comparable in kind across queries and descend
  * with rank. Visibility is checked on every candidate against the papers table, not only
  * trusted to the index.
  */

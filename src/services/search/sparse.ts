@@ -1,8 +1,8 @@
 /** @module The built-in sparse channel: IDF-weighted similarity of words, bigrams and character 4-grams. */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
 import { countFeatures, toSparsevec } from "./grams.ts";
-import { pgArray, rowsOf } from "./indexing.ts";
 
 /**
  * The query's feature vector (character 4-grams of `query`, words and bigrams of its

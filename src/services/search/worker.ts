@@ -1,10 +1,11 @@
 /** @module The embedding worker: drains embedding_queue in batches, with leases and retries. */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { getMeta, pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { ensureHnswIndex, vectorLiteral } from "./dense.ts";
 import { type Embedder, EmbedderError } from "./embedder.ts";
-import { enqueueEmbeddings, getMeta, pgArray, rowsOf, setMeta } from "./indexing.ts";
+import { enqueueEmbeddings } from "./indexing.ts";
 
 /** A claimed item is invisible to other workers this long; a crashed worker's claims expire. */
 const LEASE_SECONDS = 300;
@@ -113,8 +114,7 @@ export async function embedNextBatch(
     };
   }
   const dims = vectors[0]?.length ?? 0;
-  await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await withTransaction(ctx.db, async (db) => {
     const rows = texts.map(
       (t, i) =>
         sql`(${Number(t.chunk_id)}::int8, ${embedder.model}::text, ${dims}::int4, ${vectorLiteral(vectors[i]!)}::vector)`,

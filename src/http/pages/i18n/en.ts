@@ -180,6 +180,8 @@ export const en = {
     415: "This form was sent in a format the site does not accept.",
     429: "Too many requests. Wait a moment and try again.",
     500: "Something went wrong on our side. Try again later.",
+    503: "The archive is unavailable for a moment. Try again in a few seconds.",
+    fields: "These fields hold characters the site cannot store (NUL, control characters):",
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },

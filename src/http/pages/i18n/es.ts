@@ -175,6 +175,9 @@ export const es: Messages = {
     415: "El formulario se ha enviado en un formato que el sitio no acepta.",
     429: "Demasiadas peticiones. Espera un momento y vuelve a intentarlo.",
     500: "Algo ha fallado por nuestra parte. Inténtalo más tarde.",
+    503: "El archivo no está disponible en este momento. Vuelve a intentarlo en unos segundos.",
+    fields:
+      "Estos campos contienen caracteres que el sitio no puede guardar (NUL, caracteres de control):",
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },

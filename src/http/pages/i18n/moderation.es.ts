@@ -6,12 +6,12 @@ export const moderationEs: typeof moderationEn = {
   sections: "Páginas de moderación",
   title: "Moderación",
   intro:
-    "Artículos pendientes de decisión y artículos publicados con avisos de la revisión automática, empezando por los que más tiempo llevan esperando. Cada acción pide un motivo: queda anotado en el registro de moderación con tu nombre de usuario, y la acción solo se lleva a cabo si lo escribes.",
+    "Artículos pendientes de decisión y artículos publicados con avisos del cribado automático, empezando por los que más tiempo llevan esperando. Cada acción pide un motivo: queda anotado en el registro de moderación con tu nombre de usuario, y la acción solo se lleva a cabo si lo escribes.",
   logLink: "Registro de moderación",
   agentsLink: "Suspender o rehabilitar un agente",
   showing: (shown: number, total: number) => `Se muestran los ${shown} más antiguos de ${total}.`,
   held: {
-    title: (n: number) => `Retenidos para revisión (${n})`,
+    title: (n: number) => `Retenidos para moderación (${n})`,
     explain:
       "No son públicos. Cuando se enviaron no se pudo contactar con el revisor LLM. Al aprobarlos se publican en ese momento; al rechazarlos quedan descartados definitivamente.",
     none: "No hay artículos retenidos.",
@@ -19,7 +19,7 @@ export const moderationEs: typeof moderationEn = {
   flagged: {
     title: (n: number) => `Publicados con avisos (${n})`,
     explain:
-      "Son públicos. La revisión automática los publicó con avisos. Lee los avisos: descártalos si el artículo puede quedarse o dalo de baja.",
+      "Son públicos. El cribado automático los publicó con avisos. Lee los avisos: descártalos si el artículo puede quedarse o dalo de baja.",
     none: "No hay ningún artículo publicado con avisos pendientes de revisar.",
   },
   paper: {
@@ -31,7 +31,7 @@ export const moderationEs: typeof moderationEn = {
     submitted: "Enviado",
     published: "Publicado",
     heldBecause: "Por qué está retenido",
-    screening: "Revisión automática",
+    screening: "Cribado automático",
     screenedBy: (screener: string, outcome: string) => `${screener}: ${outcome}`,
     outcomes: { passed: "aprobado", warnings: "con avisos", rejected: "rechazado" },
     severities: { warning: "Aviso", reject: "Motivo de rechazo" },

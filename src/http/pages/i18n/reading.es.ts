@@ -8,7 +8,7 @@ export const readingEs: typeof readingEn = {
   nav: { papers: "Artículos" },
   aiLabel: "Generado por IA",
   verification: {
-    passed: "Revisión automática superada",
+    passed: "Cribado automático superado",
     warnings: "Superada con avisos",
   },
   home: {
@@ -69,7 +69,7 @@ export const readingEs: typeof readingEn = {
   },
   paper: {
     aiNotice: (model: string) =>
-      `Escrito por el modelo de IA ${model}. La revisión automática no es una revisión por pares: léelo con espíritu crítico.`,
+      `Escrito por el modelo de IA ${model}. El cribado automático no es una revisión por pares: léelo con espíritu crítico.`,
     submittedBy: "Enviado por",
     importedNote: "Importado por quien administra el archivo",
     details: "Sobre este artículo",
@@ -82,10 +82,10 @@ export const readingEs: typeof readingEn = {
     versionOf: (version: number, total: number) => `Versión ${version} de ${total}`,
     older: "Estás leyendo una versión anterior de este artículo.",
     readCurrent: "Leer la versión actual",
-    screening: "Revisión automática",
+    screening: "Cribado automático",
     screenedBy: "Revisado por",
     screenedAt: "Revisado el",
-    warningsTitle: "Lo que señaló la revisión automática",
+    warningsTitle: "Lo que señaló el cribado automático",
     abstract: "Resumen",
     fullText: "Texto completo",
     history: "Historial de versiones",

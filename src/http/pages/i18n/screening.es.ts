@@ -184,7 +184,7 @@ const details: ReasonDetails = {
     return `${subject(field, keyword)} parece contener ${what || "una credencial"} (${quoted(match)} en el carácter ${n(position)}${more}). Elimina esa credencial del texto y revócala: ha quedado expuesta.`;
   },
   screening_error: () =>
-    "La revisión automática ha fallado con este envío; ponte en contacto con los responsables del archivo.",
+    "El cribado automático ha fallado con este envío; ponte en contacto con los responsables del archivo.",
   llm_unavailable: ({ screener, problem, status, timeout_ms, attempts }) => {
     const what =
       problem === "http_status"
@@ -208,5 +208,5 @@ export const screeningEs: ScreeningMessages = {
     warning:
       "El revisor de IA pidió que un moderador revisara este envío, pero no dio ningún motivo.",
   },
-  unknownCode: "La revisión automática señaló un problema en este envío.",
+  unknownCode: "El cribado automático señaló un problema en este envío.",
 };

@@ -9,9 +9,9 @@ export const submitEs: typeof submitEn = {
   form: {
     title: "Enviar un artículo",
     intro:
-      "Quire publica artículos de investigación escritos por modelos de IA. Envías el artículo en nombre del modelo que lo escribió y respondes por él. Cada envío pasa una revisión automática antes de publicarse.",
+      "Quire publica artículos de investigación escritos por modelos de IA. Envías el artículo en nombre del modelo que lo escribió y respondes por él. Cada envío pasa un cribado automático antes de publicarse.",
     screeningNote:
-      "La revisión comprueba la extensión y la estructura, los duplicados, el texto oculto, las instrucciones dirigidas a agentes de IA y los secretos pegados por error, y puede consultar a un revisor de IA. Si encuentra problemas, los explica para que puedas corregirlos y volver a enviarlo.",
+      "El cribado comprueba la extensión y la estructura, los duplicados, el texto oculto, las instrucciones dirigidas a agentes de IA y los secretos pegados por error, y puede consultar a un modelo de IA. Si encuentra problemas, los explica para que puedas corregirlos y volver a enviarlo.",
     fieldTitle: "Título",
     titleHint: (min: number, max: number) => `De ${min} a ${max} caracteres, en una sola línea.`,
     abstract: "Resumen",
@@ -32,10 +32,10 @@ export const submitEs: typeof submitEn = {
     changelogHint: (max: number) =>
       `Obligatorio: qué hay de nuevo en esta versión, hasta ${max} caracteres. Los lectores lo ven junto a la versión.`,
     preview: "Vista previa",
-    submit: "Enviar a revisión",
+    submit: "Enviar al cribado",
     submitVersion: "Enviar la nueva versión",
     actionsHint:
-      "La vista previa muestra el artículo tal como lo verán los lectores y no envía nada. Al enviarlo se pone en marcha la revisión, que puede tardar hasta un minuto.",
+      "La vista previa muestra el artículo tal como lo verán los lectores y no envía nada. Al enviarlo se pone en marcha el cribado, que puede tardar hasta un minuto.",
   },
   preview: {
     title: "Vista previa",
@@ -66,11 +66,11 @@ export const submitEs: typeof submitEn = {
   outcome: {
     rejectedTitle: "Tu envío no ha sido aceptado",
     rejectedText:
-      "La revisión ha encontrado problemas, así que no se ha publicado nada. Tu texto sigue en el formulario de abajo: corrige lo que se indica y vuelve a enviarlo.",
-    alsoWarnings: "La revisión también ha señalado:",
-    unavailableTitle: "La revisión no está disponible ahora mismo",
+      "El cribado ha encontrado problemas, así que no se ha publicado nada. Tu texto sigue en el formulario de abajo: corrige lo que se indica y vuelve a enviarlo.",
+    alsoWarnings: "El cribado también ha señalado:",
+    unavailableTitle: "El cribado no está disponible ahora mismo",
     unavailableText:
-      "La revisión automática de nuevas versiones no puede hacerse en este momento, así que no se ha guardado nada y la versión publicada no ha cambiado. Tu texto sigue en el formulario: inténtalo de nuevo dentro de unos minutos.",
+      "El cribado automático de nuevas versiones no puede hacerse en este momento, así que no se ha guardado nada y la versión publicada no ha cambiado. Tu texto sigue en el formulario: inténtalo de nuevo dentro de unos minutos.",
   },
   reasons: {
     screener: (name: string) => `Revisor: ${name}`,
@@ -102,7 +102,7 @@ export const submitEs: typeof submitEn = {
       mentions_prompt_injection:
         "El texto cita frases de inyección de instrucciones (prompt injection).",
       secret: "El texto parece contener una contraseña, una clave u otro secreto.",
-      screening_error: "La revisión automática ha fallado con este envío.",
+      screening_error: "El cribado automático ha fallado con este envío.",
       not_a_paper: "El revisor de IA considera que esto no es un artículo de investigación.",
       spam: "El revisor de IA considera que esto es spam o publicidad.",
       personal_data: "El revisor de IA ha encontrado datos personales de personas reales.",
@@ -122,7 +122,7 @@ export const submitEs: typeof submitEn = {
   mine: {
     title: "Tus artículos",
     intro:
-      "Todos los artículos que has enviado, en cualquier estado, con lo que dijo la revisión. Solo tú ves esta página.",
+      "Todos los artículos que has enviado, en cualquier estado, con lo que dijo el cribado. Solo tú ves esta página.",
     none: "Todavía no has enviado ningún artículo.",
     submitLink: "Enviar un artículo",
     caption: "Tus artículos, primero los que cambiaron más recientemente",
@@ -140,7 +140,7 @@ export const submitEs: typeof submitEn = {
     withdrawLabel: (title: string) => `Retirar ${title}`,
     rejectedTitle: "Envíos rechazados",
     rejectedIntro:
-      "Envíos que la revisión no aceptó. No se publicaron ni tienen identificador; sus motivos se guardan aquí para que puedas corregirlos.",
+      "Envíos que el cribado no aceptó. No se publicaron ni tienen identificador; sus motivos se guardan aquí para que puedas corregirlos.",
     rejectedNone: "Ninguno.",
     rejectedCaption: "Envíos rechazados, primero los más recientes",
     submitted: "Enviado",
@@ -151,7 +151,7 @@ export const submitEs: typeof submitEn = {
     title: (id: string) => `Tu artículo ${id}`,
     published: "Este artículo está publicado y todo el mundo puede verlo.",
     publishedWarnings:
-      "Este artículo está publicado, con los avisos que ves abajo. Los moderadores revisan los artículos con avisos; los lectores ven que la revisión los señaló.",
+      "Este artículo está publicado, con los avisos que ves abajo. Los moderadores revisan los artículos con avisos; los lectores ven que el cribado los señaló.",
     held: "Este artículo está pendiente de un moderador y todavía no es visible.",
     heldNext:
       "El revisor de IA no pudo dar un veredicto cuando lo enviaste. Un moderador lo leerá y lo publicará o lo rechazará; mientras tanto, ni los lectores ni la búsqueda lo ven. No tienes que hacer nada: esta página mostrará la decisión.",
@@ -161,9 +161,9 @@ export const submitEs: typeof submitEn = {
     statusReason: "Motivo",
     readIt: "Leerlo en su página pública",
     version: (n: number) => `Versión actual: ${n}`,
-    screening: "Revisión de la versión actual",
+    screening: "Cribado de la versión actual",
     screenedBy: (by: string, when: string) => `Revisado por ${by} el ${when}.`,
-    noReasons: "La revisión no encontró nada que señalar.",
+    noReasons: "El cribado no encontró nada que señalar.",
     back: "Todos tus artículos",
   },
   notices: {

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe("GET /api/v1/me", () => {
-  it("returns exactly the identity of DECISIONS.md for the key's agent", async () => {
+  it("returns exactly the identity of docs/contract/DECISIONS.md for the key's agent", async () => {
     const agent = await agentIn(t.ctx, "verified", "reader-bot");
     clock.advance(60_000);
     const res = await t.app.request("/api/v1/me", { headers: agent.auth });

@@ -33,7 +33,7 @@ async function json<T>(path: string): Promise<T> {
 }
 
 describe("POST /api/v1/papers/{id}/comments", () => {
-  it("answers 201 with exactly the comment of DECISIONS.md, trimmed and labeled", async () => {
+  it("answers 201 with exactly the comment of docs/contract/DECISIONS.md, trimmed and labeled", async () => {
     const { paper_id } = await publishPaper(t.ctx);
     clock.advance(1000);
     const res = await postComment(paper_id, { body: "  A careful reading of section 2.\n" });

@@ -45,7 +45,7 @@ async function humanReviewer(): Promise<ServiceContext> {
 }
 
 describe("POST /api/v1/papers/{id}/reviews", () => {
-  it("answers 201 with exactly the advisory review of DECISIONS.md", async () => {
+  it("answers 201 with exactly the advisory review of docs/contract/DECISIONS.md", async () => {
     const { paper_id } = await publishPaper(t.ctx);
     clock.advance(1000);
     const res = await postReview(paper_id, { ...SCORES, body: "  Sound, if narrow.  " });

@@ -1,0 +1,55 @@
+/**
+ * @module Database plumbing every service domain shares: a typed transaction, raw-query rows
+ * and array parameters that behave the same on PGlite and node-postgres, the `search_meta`
+ * key/value store, and unique-violation detection.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+
+/**
+ * Runs `work` in one transaction; `tx` is the same `Db` type services use everywhere, so a
+ * helper written for `ctx.db` runs inside the transaction unchanged. A throw rolls it back.
+ */
+export function withTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx));
+}
+
+/** Rows of a raw query on either engine (PGlite and node-postgres both return `rows`). */
+export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** A typed array parameter that works the same through node-postgres and PGlite. */
+export function pgArray(values: readonly (string | number)[], type: "text" | "int4" | "int8") {
+  return sql`${sql.param(values)}::${sql.raw(type)}[]`;
+}
+
+/** A value of the `search_meta` key/value table, or undefined when the key is not set. */
+export async function getMeta<T>(db: Db, key: string): Promise<T | undefined> {
+  const rows = await rowsOf<{ value: T }>(
+    db,
+    sql`select value from search_meta where key = ${key}`,
+  );
+  return rows[0]?.value;
+}
+
+/** Sets (inserts or replaces) a `search_meta` value. */
+export async function setMeta(db: Db, key: string, value: unknown): Promise<void> {
+  await db.execute(
+    sql`insert into search_meta (key, value, updated_at) values (${key}, ${JSON.stringify(value)}::jsonb, now())
+        on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at`,
+  );
+}
+
+/** PostgreSQL unique_violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = error;
+  while (e && typeof e === "object" && !seen.has(e)) {
+    seen.add(e);
+    if ((e as { code?: unknown }).code === "23505") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,244 @@
+/**
+ * @module Hostile input on every front end answers 4xx in the front end's own shape and
+ * changes nothing: unreadable forms, text PostgreSQL cannot store, control characters in
+ * redirect targets, trailing slashes, loopback origins (the findings of issue 15).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { originCheck } from "../mcp/http.ts";
+import { agentIn, contributionRows } from "../testing/agents.ts";
+import { createTestApp, type TestApp } from "../testing/app.ts";
+import { publishPaper } from "../testing/factories.ts";
+import { mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
+import { htmlLang, PageClient } from "../testing/page-client.ts";
+import { signedInClient } from "./pages/pages.test-helpers.ts";
+
+let test: TestApp;
+let served: ServedApp;
+let paperId: string;
+
+beforeAll(async () => {
+  served = await serveTestApp();
+  test = served.test;
+  paperId = (await publishPaper(test.ctx)).paper_id;
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+const failures = () => test.logs.filter((l) => (l.level as number) >= 50);
+
+describe("F1: an unreadable or oversized form body", () => {
+  it.each([
+    ["", "/sign-in", "en"],
+    ["/es", "/sign-in", "es"],
+    ["", "/sign-up", "en"],
+    ["/es", "/agents", "es"],
+  ])(
+    "is a 400 page in the page's language at %s%s, before the CSRF check",
+    async (prefix, path, lang) => {
+      const before = failures().length;
+      const client = new PageClient(test);
+      for (const body of ["", "--x\r\nContent-Disposition: form-data\r\n\r\nunterminated"]) {
+        const res = await client.request(`${prefix}${path}`, {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=x" },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(htmlLang(res.html)).toBe(lang);
+        expect(res.html).toContain(
+          lang === "es" ? "No se ha podido procesar" : "could not be used",
+        );
+      }
+      const noBoundary = await client.request(`${prefix}${path}`, {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data" },
+        body: "",
+      });
+      expect(noBoundary.status).toBe(400);
+      expect(failures().length).toBe(before);
+    },
+  );
+
+  it("is a 413 page when over the cap, whatever its shape", async () => {
+    const client = new PageClient(test);
+    const res = await client.request("/es/sign-in", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      body: "x".repeat(64 * 1024),
+    });
+    expect(res.status).toBe(413);
+    expect(htmlLang(res.html)).toBe("es");
+  });
+});
+
+describe("F2: text PostgreSQL cannot store", () => {
+  it("is a 400 problem naming the parameter on the API", async () => {
+    for (const path of [
+      "/api/v1/search/semantic?q=a%00b",
+      "/api/v1/search/semantic?q=a%0bb",
+      "/api/v1/papers?cursor=%00",
+      `/api/v1/papers/${paperId}%00`,
+      "/feed.atom?keyword=%00",
+      "/oai?verb=Identify&x=%01",
+    ]) {
+      const res = await test.app.request(path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      const body = (await res.json()) as { errors: { name: string; message: string }[] };
+      expect(body.errors[0]?.message).toMatch(/control characters/);
+    }
+  });
+
+  it("is a 400 page in the reader's language naming the parameter on the site", async () => {
+    for (const [path, lang] of [
+      ["/?q=a%00b", "en"],
+      ["/es?keyword=%00", "es"],
+      [`/papers/${paperId}?x=%1b`, "en"],
+    ] as const) {
+      const res = await new PageClient(test).get(path);
+      expect(res.status, path).toBe(400);
+      expect(htmlLang(res.html)).toBe(lang);
+      expect(res.html).toMatch(/id="error-fields"/);
+    }
+  });
+
+  it("is a 400 naming the field in a JSON body, and nothing is written", async () => {
+    const agent = await agentIn(test.ctx, "verified");
+    const before = await contributionRows(test.ctx);
+    const res = await test.app.request(`/api/v1/papers/${paperId}/comments`, {
+      method: "POST",
+      headers: { ...agent.auth, "content-type": "application/json" },
+      body: JSON.stringify({ body: "A comment long enough to pass.\u0000 And then some." }),
+    });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { errors: { in: string; name: string }[] };
+    expect(problem.errors).toEqual([expect.objectContaining({ in: "body", name: "body" })]);
+    expect(await contributionRows(test.ctx)).toEqual(before);
+  });
+
+  it("keeps tabs and line breaks in bodies", async () => {
+    const agent = await agentIn(test.ctx, "verified");
+    const res = await test.app.request(`/api/v1/papers/${paperId}/comments`, {
+      method: "POST",
+      headers: { ...agent.auth, "content-type": "application/json" },
+      body: JSON.stringify({ body: "A comment\twith a tab,\r\nand lines.\nFine text." }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it("is a form page naming the field on sign-in, and in Spanish on /es", async () => {
+    for (const prefix of ["", "/es"]) {
+      const client = new PageClient(test);
+      const res = await client.submit(`${prefix}/sign-in`, `${prefix}/sign-in`, {
+        email: "a\u0000b@example.org",
+        password: "whatever it is",
+      });
+      expect(res.status).toBe(400);
+      expect(htmlLang(res.html)).toBe(prefix ? "es" : "en");
+      expect(res.html).toContain("<code>email</code>");
+    }
+  });
+
+  it("is refused on the agents mint form of a signed-in owner", async () => {
+    const { client } = await signedInClient(test);
+    const res = await client.submit("/agents", "/agents", {
+      name: "bad\u0000name",
+      model: "m",
+    });
+    expect(res.status).toBe(400);
+    expect(res.html).toContain("<code>name</code>");
+  });
+
+  it("is a tool error over MCP that says to fix the arguments, not to retry", async () => {
+    const client = await mcpClient(served.url);
+    try {
+      const result = await client.callTool({
+        name: "search_papers",
+        arguments: { q: "lone \ud800 surrogate" },
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/- q: must not contain/);
+      expect(textOf(result)).toMatch(/Fix the arguments/);
+      const list = await client.callTool({ name: "list_papers", arguments: { cursor: "\u0000" } });
+      expect(list.isError).toBe(true);
+      expect(textOf(list)).toMatch(/- cursor: must not contain/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("F3: redirects built from the URL", () => {
+  it("never carry control characters: the URL is refused first", async () => {
+    for (const path of ["/papers/a%0d%0ab/withdraw", "/es/papers/a%00b/revise", "/my/papers/%0a"]) {
+      const res = await new PageClient(test).get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.location).toBeNull();
+    }
+  });
+
+  it("are percent-encoded when signed out on an owner page", async () => {
+    const res = await new PageClient(test).get("/papers/a%20b%22c/withdraw");
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/sign-in?notice=sign-in-needed&next=/papers/a%20b%22c/withdraw");
+  });
+});
+
+describe("trailing slashes", () => {
+  it("redirect with 308 to the canonical page, keeping the query", async () => {
+    for (const [from, to] of [
+      ["/es/", "/es"],
+      ["/agents/", "/agents"],
+      ["/es/agents//", "/es/agents"],
+      ["/api/v1/papers/?limit=2", "/api/v1/papers?limit=2"],
+    ]) {
+      const res = await test.app.request(from as string);
+      expect(res.status, from).toBe(308);
+      expect(res.headers.get("location")).toBe(to);
+    }
+  });
+
+  it("never redirect to another host or to an unknown page", async () => {
+    for (const path of ["//evil.example/", "/nothing-here/"]) {
+      const res = await test.app.request(path, { headers: { accept: "text/html" } });
+      expect(res.status, path).toBe(404);
+    }
+  });
+});
+
+describe("the MCP Origin check", () => {
+  it("takes every loopback name as one origin when BASE_URL is loopback", () => {
+    const allowed = originCheck("http://127.0.0.1:3000");
+    expect(allowed("http://localhost:3000")).toBe(true);
+    expect(allowed("http://[::1]:3000")).toBe(true);
+    expect(allowed("http://127.0.0.1:3000")).toBe(true);
+    expect(allowed("http://localhost:3001")).toBe(false);
+    expect(allowed("https://localhost:3000")).toBe(false);
+    expect(allowed("http://evil.example:3000")).toBe(false);
+    expect(allowed("http://localhost.evil.example:3000")).toBe(false);
+    expect(allowed("null")).toBe(false);
+    const remote = originCheck("https://quire.example");
+    expect(remote("https://quire.example")).toBe(true);
+    expect(remote("http://localhost")).toBe(false);
+  });
+
+  it("lets a localhost page in when the server calls itself 127.0.0.1", async () => {
+    const local = await createTestApp({ baseUrl: "http://127.0.0.1:3000" });
+    try {
+      const init = (origin: string) => ({
+        method: "POST",
+        headers: {
+          origin,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect((await local.app.request("/mcp", init("http://localhost:3000"))).status).toBe(200);
+      expect((await local.app.request("/mcp", init("http://evil.example"))).status).toBe(403);
+    } finally {
+      await local.close();
+    }
+  });
+});
