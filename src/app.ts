@@ -15,6 +15,7 @@ import { compress } from "./http/middleware/compress.ts";
 import { observe } from "./http/middleware/observe.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
+import { registerAuthorizationServer } from "./http/oauth/authorization-server.ts";
 import { registerProtectedResource } from "./http/oauth/protected-resource.ts";
 import { registerHealth } from "./http/ops/health.ts";
 import { registerMetrics } from "./http/ops/metrics.ts";
@@ -126,7 +127,10 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   registerV1(app);
   registerMcp(app, { baseUrl: deps.baseUrl, maxBodyBytes: MAX_BODY_BYTES });
-  registerProtectedResource(app, { baseUrl: deps.baseUrl, authorizationServers: [] });
+  registerProtectedResource(app, {
+    baseUrl: deps.baseUrl,
+    authorizationServers: registerAuthorizationServer(app, { baseUrl: deps.baseUrl }),
+  });
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);
   app.get(OPENAPI_PATH, (c) => c.body(documentJson, 200, { "content-type": "application/json" }));

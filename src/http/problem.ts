@@ -45,11 +45,8 @@ const STATUS_BY_CODE: Record<DomainError["code"], ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   unprocessable: 422,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
-  not_implemented: 501,
 };
 
 /** The HTTP status every front end uses for a domain error (problem+json and error pages). */

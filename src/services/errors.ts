@@ -16,11 +16,8 @@ export type DomainErrorCode =
   | "not_found"
   | "conflict"
   | "unprocessable"
-  | "payload_too_large"
-  | "unsupported_media_type"
   | "rate_limited"
-  | "unavailable"
-  | "not_implemented";
+  | "unavailable";
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -71,14 +68,6 @@ export class Unprocessable extends DomainError {
   readonly code = "unprocessable";
 }
 
-export class PayloadTooLarge extends DomainError {
-  readonly code = "payload_too_large";
-}
-
-export class UnsupportedMediaType extends DomainError {
-  readonly code = "unsupported_media_type";
-}
-
 export class RateLimited extends DomainError {
   readonly code = "rate_limited";
   constructor(
@@ -99,10 +88,6 @@ export class Unavailable extends DomainError {
   ) {
     super(message);
   }
-}
-
-export class NotImplemented extends DomainError {
-  readonly code = "not_implemented";
 }
 
 /** How long a client should wait before retrying when the database is unavailable. */

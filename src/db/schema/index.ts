@@ -4,6 +4,7 @@ export * from "./chunks.ts";
 export * from "./contributions.ts";
 export * from "./dataset.ts";
 export * from "./moderation.ts";
+export * from "./oauth.ts";
 export * from "./owners.ts";
 export * from "./papers.ts";
 export * from "./search.ts";

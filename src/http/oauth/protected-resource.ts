@@ -21,13 +21,16 @@ export function resourceMetadataUrl(baseUrl: string): string {
  * `resource` set to `/mcp`, the only protected resource here: MCP clients try the suffixed
  * form first and fall back to the bare one (MCP authorization, 2025-11-25), and accept a
  * `resource` that is a prefix of, or equal to, the server URL. `authorizationServers` is
- * empty until Quire runs one; the member is then left out, as RFC 9728 allows.
+ * empty when Quire runs no authorization server (see `issuerOf`); the member is then left
+ * out, as RFC 9728 allows.
  */
 export function protectedResourceMetadata(baseUrl: string, authorizationServers: string[]) {
   const origin = new URL(baseUrl).origin;
   return {
     resource: mcpResource(baseUrl),
-    ...(authorizationServers.length > 0 ? { authorization_servers: authorizationServers } : {}),
+    ...(authorizationServers.length > 0
+      ? { authorization_servers: authorizationServers, scopes_supported: ["agent"] }
+      : {}),
     bearer_methods_supported: ["header"],
     resource_name: "Quire",
     resource_documentation: `${origin}/llms.txt`,

@@ -5,6 +5,11 @@ import { listOwnerAgents, type OwnerAgent } from "../../services/agents/list.ts"
 import { revokeAgentKey } from "../../services/agents/revoke-key.ts";
 import { rotateAgentKey } from "../../services/agents/rotate-key.ts";
 import { Invalid } from "../../services/errors.ts";
+import {
+  type Connection,
+  disconnectConnection,
+  listConnections,
+} from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
 import { FLASH_MAX_AGE_SECONDS, type KeyFlash, openFlash, sealFlash } from "./flash.ts";
@@ -123,6 +128,77 @@ function AgentRow({ p, agent }: { p: Page; agent: OwnerAgent }) {
   );
 }
 
+/** Per agent, the OAuth clients holding its tokens, and a button to disconnect each. */
+function ConnectedApps(props: { p: Page; connections: Connection[]; agents: OwnerAgent[] }) {
+  const { p, connections } = props;
+  const { t, lang } = p;
+  const names = new Map(props.agents.map((a) => [a.id, a.name]));
+  return (
+    <>
+      <h2 id="connected-title">{t.oauth.connectedTitle}</h2>
+      {connections.length === 0 ? (
+        <p id="no-connections">{t.oauth.connectedNone}</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="connections">
+            <caption>{t.oauth.connectedCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.oauth.agent}</th>
+                <th scope="col">{t.oauth.app}</th>
+                <th scope="col">{t.oauth.host}</th>
+                <th scope="col">{t.oauth.connected}</th>
+                <th scope="col">{t.oauth.lastUsed}</th>
+                <th scope="col">{t.agents.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {connections.map((c) => {
+                const agent = names.get(c.agent_id) ?? c.agent_id;
+                return (
+                  <tr id={`connection-${c.id}`}>
+                    <td>{agent}</td>
+                    <th scope="row">{c.client_name}</th>
+                    <td>
+                      <code>{c.redirect_host}</code>
+                    </td>
+                    <td>
+                      <time datetime={c.created_at}>{formatDate(lang, c.created_at)}</time>
+                    </td>
+                    <td>
+                      {c.last_used_at ? (
+                        <time datetime={c.last_used_at}>{formatDate(lang, c.last_used_at)}</time>
+                      ) : (
+                        t.oauth.never
+                      )}
+                    </td>
+                    <td>
+                      <form
+                        method="post"
+                        action={p.href(`/agents/connections/${c.id}/disconnect`)}
+                        class="row-action"
+                      >
+                        <CsrfField p={p} />
+                        <button
+                          type="submit"
+                          class="danger"
+                          aria-label={t.oauth.disconnectLabel(c.client_name, agent)}
+                        >
+                          {t.oauth.disconnect}
+                        </button>
+                      </form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
 async function agentsPage(
   p: Page,
   state: { status?: number; errors?: FieldErrors; flash?: KeyFlash | null } = {},
@@ -132,6 +208,7 @@ async function agentsPage(
     return renderPage(p, { title: t.agents.title, body: <SignedOut p={p} /> });
   }
   const { agents } = await listOwnerAgents(p.ctx);
+  const { connections } = await listConnections(p.ctx);
   const errors = state.errors ?? {};
   const flash =
     state.flash && agents.some((a) => a.id === state.flash?.agentId) ? state.flash : null;
@@ -182,6 +259,7 @@ async function agentsPage(
             <p class="muted">{t.agents.actionsHelp}</p>
           </>
         )}
+        <ConnectedApps p={p} connections={connections} agents={agents} />
         <h2 id="create-title">{t.agents.createTitle}</h2>
         <ErrorSummary
           p={p}
@@ -279,5 +357,11 @@ export function registerAgentPages(app: OpenAPIHono<AppEnv>): void {
     if (!p.session) return needSignIn(p);
     await revokeAgentKey(p.ctx, { agentId: p.c.req.param("id") ?? "" });
     return p.c.redirect(`${p.href("/agents")}?notice=key-revoked`, 303);
+  });
+
+  registerPage(app, "POST", "/agents/connections/:id/disconnect", async (p) => {
+    if (!p.session) return needSignIn(p);
+    await disconnectConnection(p.ctx, { connectionId: p.c.req.param("id") ?? "" });
+    return p.c.redirect(`${p.href("/agents")}?notice=app-disconnected`, 303);
   });
 }

@@ -8,6 +8,7 @@ import { registerHomePage } from "./home.tsx";
 import { registerInfoPages } from "./info.tsx";
 import { registerModerationPages } from "./moderation/index.tsx";
 import { registerMyPaperPages } from "./my-papers.tsx";
+import { registerOAuthConsentPages } from "./oauth-consent.tsx";
 import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 import { registerSubmitPages } from "./submit.tsx";
@@ -19,6 +20,7 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerOAuthConsentPages(app);
   registerSubmitPages(app);
   registerMyPaperPages(app);
   registerInfoPages(app);

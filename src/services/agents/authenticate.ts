@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { agentKeys, agents, owners } from "../../db/schema/index.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
+import { authenticateAccessToken } from "../oauth/authenticate.ts";
+import { isAccessToken } from "../oauth/secrets.ts";
 import { hashesEqual, hashKey, keyShapeProblem } from "./keys.ts";
 
 export type AgentCaller = Extract<Caller, { kind: "agent" }>;
@@ -28,7 +30,7 @@ const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * The key in an Authorization header, or an Unauthorized that says what is wrong with the
  * header. Strict: exactly `Bearer` (any case, RFC 9110), one or more spaces, and one key
- * of this server's shape; nothing before or after. The header's value is never echoed
+ * (or OAuth access token) of this server's shape; nothing before or after. The header's value is never echoed
  * (it may be a secret meant for another service).
  */
 export function parseBearer(header: string | undefined | null, keyPrefix: string): string {
@@ -71,6 +73,7 @@ export function parseBearer(header: string | undefined | null, keyPrefix: string
       "invalid_request",
     );
   }
+  if (isAccessToken(rest, keyPrefix)) return rest;
   const problem = keyShapeProblem(rest, keyPrefix);
   if (problem) {
     throw new Unauthorized(`The bearer token is not an agent key: ${problem}.`, "invalid_token");
@@ -91,6 +94,10 @@ export async function authenticateAgent(
   input: { authorization: string | undefined | null },
 ): Promise<AuthenticatedAgent> {
   const key = parseBearer(input.authorization, ctx.settings.keyPrefix);
+  // An OAuth access token stands for its agent exactly as the agent's key does.
+  if (isAccessToken(key, ctx.settings.keyPrefix)) {
+    return authenticateAccessToken(ctx, { token: key });
+  }
   const hash = hashKey(key);
   const [row] = await ctx.db
     .select({
@@ -127,11 +134,38 @@ export async function authenticateAgent(
   }
   const now = ctx.clock.now();
   ctx.keyUsage?.record(row.keyId, now);
+  return authenticatedAs(row, {
+    id: row.keyId,
+    hint: row.hint,
+    createdAt: row.keyCreatedAt,
+    lastUsedAt: latest(row.lastUsedAt, ctx.keyUsage?.pending(row.keyId)),
+  });
+}
+
+/** The agent row a credential resolved to, as the caller and identity every front end uses. */
+export interface AgentOfCredential {
+  agentId: string;
+  name: string;
+  model: string;
+  status: AgentCaller["status"];
+  agentCreatedAt: Date;
+  ownerId: string;
+  ownerHandle: string;
+}
+
+/**
+ * One shape for every credential (an agent key, an OAuth access token): the caller is the
+ * agent itself, so its writes carry its label and draw on its limits whichever way it came in.
+ */
+export function authenticatedAs(
+  row: AgentOfCredential,
+  key: AuthenticatedAgent["key"],
+): AuthenticatedAgent {
   return {
     caller: {
       kind: "agent",
       agentId: row.agentId,
-      keyId: row.keyId,
+      keyId: key.id,
       ownerId: row.ownerId,
       status: row.status,
     },
@@ -143,12 +177,7 @@ export async function authenticateAgent(
       createdAt: row.agentCreatedAt,
       ownerHandle: row.ownerHandle,
     },
-    key: {
-      id: row.keyId,
-      hint: row.hint,
-      createdAt: row.keyCreatedAt,
-      lastUsedAt: latest(row.lastUsedAt, ctx.keyUsage?.pending(row.keyId)),
-    },
+    key,
   };
 }
 

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { desc, eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import { datasetSnapshots, owners, papers } from "../../db/schema/index.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
@@ -255,11 +255,46 @@ describe("openExport", () => {
   });
 
   it("runs no query until the body is read, and stops when it is cancelled", async () => {
-    const opened = await openExport(ctx, "papers");
+    // The real database, with its queries counted (every export query is a `select`).
+    let queries = 0;
+    const counted = new Proxy(database.db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop !== "select" && prop !== "execute") return value;
+        return (...args: unknown[]) => {
+          queries++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as Db;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Opening reads the snapshot; the body itself has queried nothing, read or cancelled.
+    const opened = await openExport({ ...ctx, db: counted, readDb: counted }, "papers");
+    queries = 0;
+    await settle();
+    expect(queries).toBe(0);
     await opened.body.cancel();
-    const again = await openExport(ctx, "papers");
-    const reader = again.body.getReader();
-    await reader.read();
+    await settle();
+    expect(queries).toBe(0);
+
+    // One row a batch: read to the end, the body queries once per paper and once more.
+    const options = { baseUrl: ctx.settings.baseUrl, expected: opened.digest, batchRows: 1 };
+    const whole = await readAll(verifiedExport(counted, "papers", options));
+    expect(whole.byteLength).toBe(opened.digest.bytes);
+    const total = queries;
+    const published = await database.db.$count(papers, eq(papers.status, "published"));
+    expect(published).toBeGreaterThanOrEqual(3);
+    expect(total).toBe(published + 1);
+
+    // Read one part, then cancel: the queries stop where the reading did.
+    queries = 0;
+    const reader = verifiedExport(counted, "papers", options).getReader();
+    expect((await reader.read()).done).toBe(false);
+    const beforeCancel = queries;
+    expect(beforeCancel).toBe(2);
     await reader.cancel();
+    await settle();
+    expect(queries).toBe(beforeCancel);
   });
 });

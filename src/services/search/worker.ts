@@ -9,10 +9,6 @@ import { enqueueEmbeddings } from "./indexing.ts";
 
 /** A claimed item is invisible to other workers this long; a crashed worker's claims expire. */
 const LEASE_SECONDS = 300;
-/** Retry delay after the n-th failed attempt: 5 s, 10 s, 20 s … capped at 10 minutes. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(600, 5 * 2 ** Math.max(0, attempts - 1));
-}
 
 export interface BatchOutcome {
   claimed: number;

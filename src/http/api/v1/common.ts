@@ -52,7 +52,8 @@ export const PaperIdParamSchema = z.object({
   }),
 });
 
-export const bearerSecurity = [{ agentKey: [] }];
+/** An agent key, or an OAuth access token for the same agent (ADR 0018). */
+export const bearerSecurity: Record<string, string[]>[] = [{ agentKey: [] }, { oauth: ["agent"] }];
 
 /** `limit` and `cursor` of every keyset-paged list (papers, comments, reviews). */
 export const PageQuerySchema = z.object({

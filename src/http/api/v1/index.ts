@@ -42,6 +42,21 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
     bearerFormat: "quire_sk_…",
     description: "An agent key minted by its human owner at /agents. Shown once at creation.",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "oauth", {
+    type: "oauth2",
+    description:
+      "An OAuth 2.1 access token (`quire_at_…`, Bearer) for the agent its owner picked when " +
+      "approving the client; issued for `/mcp` (authorization code with PKCE S256, dynamic " +
+      "client registration) and accepted here for the same agent under the same rules.",
+    flows: {
+      authorizationCode: {
+        authorizationUrl: "/authorize",
+        tokenUrl: "/token",
+        refreshUrl: "/token",
+        scopes: { agent: "Act as the chosen agent: read, and write when the agent may." },
+      },
+    },
+  });
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {

@@ -5,6 +5,7 @@
 
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
+import { oauthEn } from "./oauth.en.ts";
 import { readingEn } from "./reading.en.ts";
 import { screeningEn } from "./screening.en.ts";
 import { submitEn } from "./submit.en.ts";
@@ -107,6 +108,7 @@ export const en = {
     "verify-sent": "We have sent you a new confirmation link.",
     "already-verified": "Your email is already confirmed.",
     "key-revoked": "The key has been revoked. It no longer works.",
+    "app-disconnected": "The app has been disconnected. Its tokens no longer work.",
     "sign-in-needed": "Sign in to continue.",
   },
   agents: {
@@ -189,6 +191,7 @@ export const en = {
   info: infoEn,
   moderation: moderationEn,
   screening: screeningEn,
+  oauth: oauthEn,
 };
 
 export type Messages = typeof en;

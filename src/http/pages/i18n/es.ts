@@ -2,6 +2,7 @@
 import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
+import { oauthEs } from "./oauth.es.ts";
 import { readingEs } from "./reading.es.ts";
 import { screeningEs } from "./screening.es.ts";
 import { submitEs } from "./submit.es.ts";
@@ -102,6 +103,7 @@ export const es: Messages = {
     "verify-sent": "Te hemos enviado un nuevo enlace de confirmación.",
     "already-verified": "Tu correo ya está confirmado.",
     "key-revoked": "La clave se ha revocado. Ya no funciona.",
+    "app-disconnected": "La aplicación se ha desconectado. Sus tokens ya no funcionan.",
     "sign-in-needed": "Inicia sesión para continuar.",
   },
   agents: {
@@ -185,4 +187,5 @@ export const es: Messages = {
   info: infoEs,
   moderation: moderationEs,
   screening: screeningEs,
+  oauth: oauthEs,
 };

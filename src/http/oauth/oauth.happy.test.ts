@@ -1,0 +1,161 @@
+/**
+ * @module OAuth for /mcp end to end with the MCP SDK's client-side OAuth: discovery,
+ * registration, the owner's consent over HTTP, tokens, whoami, a labeled comment, refresh,
+ * disconnect on /agents, 401.
+ */
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgent, publishPaper } from "../../testing/factories.ts";
+import { rpc, type ServedApp, textOf } from "../../testing/mcp.ts";
+import { consent, MemoryOAuthClient, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+
+let served: ServedApp;
+
+beforeAll(async () => {
+  served = await serveOAuthApp();
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+};
+
+describe("OAuth metadata", () => {
+  it("names Quire as the authorization server of /mcp, with PKCE S256 and public clients only", async () => {
+    const prm = await (
+      await fetch(`${served.url}/.well-known/oauth-protected-resource/mcp`)
+    ).json();
+    expect(prm).toMatchObject({
+      resource: `${served.url}/mcp`,
+      authorization_servers: [`${served.url}/`],
+    });
+    const as = (await (
+      await fetch(`${served.url}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    expect(as).toMatchObject({
+      issuer: `${served.url}/`,
+      authorization_endpoint: `${served.url}/authorize`,
+      token_endpoint: `${served.url}/token`,
+      registration_endpoint: `${served.url}/register`,
+      code_challenge_methods_supported: ["S256"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: ["none"],
+    });
+  });
+});
+
+describe("connecting an MCP client by signing in", () => {
+  it("discovery → registration → consent → token → whoami → comment → refresh → disconnect → 401", async () => {
+    const { client: owner, handle } = await ownerOverHttp(served);
+    const agent = await makeAgent(served.test.ctx, handle, "oauth-agent");
+    const paper = await publishPaper(served.test.ctx);
+    const serverUrl = `${served.url}/mcp`;
+    const provider = new MemoryOAuthClient();
+
+    expect(await auth(provider, { serverUrl })).toBe("REDIRECT");
+    expect(provider.client?.client_id).toBeTruthy();
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(serverUrl);
+
+    // The consent page shows the client's name, its redirect host and the owner's agents.
+    const start = await owner.get(`${authorizationUrl.pathname}${authorizationUrl.search}`);
+    const page = await owner.get(new URL(start.location!, served.url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("Test MCP client");
+    expect(page.html).toContain("127.0.0.1:33418");
+    expect(page.html).toContain(`value="${agent.id}"`);
+
+    const back = await consent(owner, authorizationUrl, { agentId: agent.id });
+    expect(back.origin + back.pathname).toBe(provider.redirectUrl);
+    expect(back.searchParams.get("state")).toBe(authorizationUrl.searchParams.get("state"));
+    const code = back.searchParams.get("code")!;
+    expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe("AUTHORIZED");
+    const first = provider.saved!;
+    expect(first.access_token).toMatch(/^quire_at_/);
+    expect(first.refresh_token).toMatch(/^quire_rt_/);
+    expect(first.expires_in).toBeGreaterThan(0);
+
+    const client = new Client({ name: "oauth-test", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }),
+    );
+    const who = await client.callTool({ name: "whoami", arguments: {} });
+    expect(who.isError).toBeFalsy();
+    expect(who.structuredContent).toMatchObject({
+      agent: { id: agent.id, name: "oauth-agent", owner_handle: handle, status: "verified" },
+    });
+    const posted = await client.callTool({
+      name: "post_comment",
+      arguments: { paper_id: paper.paper_id, body: "Posted through an OAuth connection." },
+    });
+    expect(posted.isError, textOf(posted)).toBeFalsy();
+    expect(posted.structuredContent).toMatchObject({
+      comment: {
+        ai_label: "AI-generated",
+        author: {
+          agent_id: agent.id,
+          name: "oauth-agent",
+          model: "test-model-2",
+          owner_handle: handle,
+        },
+      },
+    });
+    await client.close();
+
+    // REST takes the same access token, for the same agent.
+    const me = await fetch(`${served.url}/api/v1/me`, {
+      headers: { authorization: `Bearer ${first.access_token}` },
+    });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { agent: { id: string } }).agent.id).toBe(agent.id);
+
+    // Refresh: a new pair; the old refresh token is spent.
+    expect(await auth(provider, { serverUrl })).toBe("AUTHORIZED");
+    const second = provider.saved!;
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    const refreshed = await rpc(served.url, initialize, {
+      authorization: `Bearer ${second.access_token}`,
+    });
+    expect(refreshed.status).toBe(200);
+
+    // The connection is listed on /agents and disconnected there: 401 at once.
+    const agentsPage = await owner.get("/agents");
+    expect(agentsPage.html).toContain('id="connections"');
+    expect(agentsPage.html).toContain("Test MCP client");
+    const action = /action="(\/agents\/connections\/[^"]+\/disconnect)"/.exec(agentsPage.html)?.[1];
+    expect(action).toBeTruthy();
+    const done = await owner.submit("/agents", action!, {});
+    expect(done.status).toBe(303);
+    const refused = await rpc(served.url, initialize, {
+      authorization: `Bearer ${second.access_token}`,
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toMatch(/error_description="[^"]*revoked/);
+    expect((await owner.get("/agents")).html).not.toContain('id="connections"');
+  });
+
+  it("shows the consent page in Spanish at /es", async () => {
+    const { client: owner } = await ownerOverHttp(served);
+    const provider = new MemoryOAuthClient("http://localhost:9/cb", "Cliente de prueba");
+    expect(await auth(provider, { serverUrl: `${served.url}/mcp` })).toBe("REDIRECT");
+    const url = provider.authorizationUrl!;
+    const start = await owner.get(`${url.pathname}${url.search}`);
+    const page = await owner.get(`/es${new URL(start.location!, served.url).pathname}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('lang="es"');
+    expect(page.html).toContain("quiere actuar como uno de tus agentes");
+  });
+});

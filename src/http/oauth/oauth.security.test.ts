@@ -1,0 +1,269 @@
+/**
+ * @module OAuth for /mcp, refused: wrong PKCE verifier, a code used twice, an unregistered
+ * redirect URI, another resource, an expired token, refresh-token reuse, a suspended agent,
+ * another owner's agent, a consent form without its CSRF token.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAgentStatus } from "../../services/agents/create.ts";
+import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
+import { rpc, type ServedApp } from "../../testing/mcp.ts";
+import { consent, expireToken, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import type { PageClient } from "../../testing/page-client.ts";
+
+let served: ServedApp;
+let owner: PageClient;
+let agentId: string;
+const REDIRECT = "http://127.0.0.1:40111/callback";
+
+beforeAll(async () => {
+  served = await serveOAuthApp();
+  const signedIn = await ownerOverHttp(served);
+  owner = signedIn.client;
+  agentId = (await makeAgent(served.test.ctx, signedIn.handle, "guarded")).id;
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+async function register(redirect = REDIRECT): Promise<string> {
+  const res = await fetch(`${served.url}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_name: "Raw client", redirect_uris: [redirect] }),
+  });
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as Record<string, unknown>;
+  // Every client is public: no secret is minted or stored.
+  expect(body.client_secret).toBeUndefined();
+  expect(body.token_endpoint_auth_method).toBe("none");
+  return body.client_id as string;
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}) {
+  const url = new URL(`${served.url}/authorize`);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "st",
+    resource: `${served.url}/mcp`,
+    ...extra,
+  }))
+    url.searchParams.set(k, v);
+  return url;
+}
+
+function token(fields: Record<string, string>) {
+  return fetch(`${served.url}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+async function codeFor(clientId: string, challenge: string, agent = agentId): Promise<string> {
+  const back = await consent(owner, authorizeUrl(clientId, challenge), { agentId: agent });
+  const code = back.searchParams.get("code");
+  if (!code) throw new Error(`no code: ${back.href}`);
+  return code;
+}
+
+async function tokensFor(agent = agentId) {
+  const clientId = await register();
+  const { verifier, challenge } = pkce();
+  const code = await codeFor(clientId, challenge, agent);
+  const res = await token({
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { access_token: string; refresh_token: string };
+  return { clientId, ...body };
+}
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "r", version: "1" },
+  },
+};
+
+describe("the authorization code", () => {
+  it("is refused with the wrong PKCE verifier", async () => {
+    const clientId = await register();
+    const { challenge } = pkce();
+    const code = await codeFor(clientId, challenge);
+    const res = await token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: pkce().verifier,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("works once; used twice, it is refused and its tokens are revoked", async () => {
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(clientId, challenge);
+    const fields = {
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+    };
+    const first = await token(fields);
+    expect(first.status).toBe(200);
+    const { access_token } = (await first.json()) as { access_token: string };
+    const again = await token(fields);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+    const res = await rpc(served.url, initialize, { authorization: `Bearer ${access_token}` });
+    expect(res.status).toBe(401);
+  });
+
+  it("is never issued to a redirect URI the client did not register", async () => {
+    const clientId = await register();
+    const url = authorizeUrl(clientId, pkce().challenge, {
+      redirect_uri: "http://evil.example/cb",
+    });
+    const res = await owner.get(`${url.pathname}${url.search}`);
+    expect(res.status).toBe(400);
+    expect(res.html).toContain("invalid_request");
+    // RFC 8252: a loopback redirect URI may use any port.
+    const loopback = authorizeUrl(clientId, pkce().challenge, {
+      redirect_uri: "http://127.0.0.1:40999/callback",
+    });
+    expect((await owner.get(`${loopback.pathname}${loopback.search}`)).status).toBe(302);
+  });
+
+  it("is not issued for another resource, and PKCE plain is refused", async () => {
+    const clientId = await register();
+    const other = authorizeUrl(clientId, pkce().challenge, {
+      resource: "https://other.example/mcp",
+    });
+    const res = await owner.get(`${other.pathname}${other.search}`);
+    expect(res.status).toBe(302);
+    const back = new URL(res.location!);
+    expect(back.searchParams.get("error")).toBe("invalid_target");
+    const plain = authorizeUrl(clientId, "x".repeat(43), { code_challenge_method: "plain" });
+    const refused = await owner.get(`${plain.pathname}${plain.search}`);
+    expect(new URL(refused.location!).searchParams.get("error")).toBe("invalid_request");
+    // At the token endpoint too: a code for /mcp is not exchanged for another resource.
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(clientId, challenge);
+    const swapped = await token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      resource: "https://other.example/mcp",
+    });
+    expect(swapped.status).toBe(400);
+    expect(await swapped.json()).toMatchObject({ error: "invalid_target" });
+  });
+});
+
+describe("tokens", () => {
+  it("an expired access token is 401 saying so", async () => {
+    const { access_token } = await tokensFor();
+    await expireToken(served.test.ctx, access_token);
+    const res = await rpc(served.url, initialize, { authorization: `Bearer ${access_token}` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/error_description="[^"]*expired/);
+  });
+
+  it("a reused refresh token revokes the whole family", async () => {
+    const { clientId, refresh_token } = await tokensFor();
+    const fields = { grant_type: "refresh_token", client_id: clientId, refresh_token };
+    const rotated = await token(fields);
+    expect(rotated.status).toBe(200);
+    const next = (await rotated.json()) as { access_token: string; refresh_token: string };
+    const reused = await token(fields);
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    // Both the access token and the refresh token of the rotation are dead now.
+    const res = await rpc(served.url, initialize, { authorization: `Bearer ${next.access_token}` });
+    expect(res.status).toBe(401);
+    const after = await token({ ...fields, refresh_token: next.refresh_token });
+    expect(after.status).toBe(400);
+  });
+
+  it("a suspended agent's token is refused writes (403) and new tokens", async () => {
+    const owned = await ownerOverHttp(served);
+    const agent = await makeAgent(served.test.ctx, owned.handle, "to-suspend");
+    const saved = owner;
+    owner = owned.client;
+    const { clientId, access_token, refresh_token } = await tokensFor(agent.id);
+    owner = saved;
+    await setAgentStatus(
+      { ...served.test.ctx, caller: { kind: "operator" } },
+      { agentId: agent.id, status: "suspended", reason: "test" },
+    );
+    const paper = await publishPaper(served.test.ctx);
+    const write = await fetch(`${served.url}/api/v1/papers/${paper.paper_id}/comments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ body: "Should not land." }),
+    });
+    expect(write.status).toBe(403);
+    const refreshed = await token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token,
+    });
+    expect(refreshed.status).toBe(400);
+  });
+});
+
+describe("the consent step", () => {
+  it("never binds another owner's agent", async () => {
+    const stranger = await makeOwner(served.test.ctx);
+    const theirs = await makeAgent(served.test.ctx, stranger.handle, "not-yours");
+    const clientId = await register();
+    const url = authorizeUrl(clientId, pkce().challenge);
+    const start = await owner.get(`${url.pathname}${url.search}`);
+    const path = new URL(start.location!, served.url).pathname;
+    const res = await owner.submit(path, path, { decision: "approve", agent_id: theirs.id });
+    expect(res.status).toBe(404);
+    expect(res.location).toBeNull();
+  });
+
+  it("refuses a consent form without its CSRF token, and asks a signed-out browser to sign in", async () => {
+    const clientId = await register();
+    const url = authorizeUrl(clientId, pkce().challenge);
+    const start = await owner.get(`${url.pathname}${url.search}`);
+    const path = new URL(start.location!, served.url).pathname;
+    const forged = await owner.post(path, { decision: "approve", agent_id: agentId });
+    expect(forged.status).toBe(403);
+    expect(forged.location).toBeNull();
+    const crossSite = await owner.post(
+      path,
+      { decision: "approve", agent_id: agentId, _csrf: "x" },
+      { "sec-fetch-site": "cross-site" },
+    );
+    expect(crossSite.status).toBe(403);
+    const signedOut = await fetch(`${served.url}${path}`, { redirect: "manual" });
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get("location")).toContain(`next=${path}`);
+    // The request was not consumed by the refusals: the owner can still decide.
+    const back = await owner.submit(path, path, { decision: "deny" });
+    expect(new URL(back.location!).searchParams.get("error")).toBe("access_denied");
+  });
+});

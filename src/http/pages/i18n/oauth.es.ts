@@ -1,0 +1,32 @@
+/** @module Texto en español del paso de consentimiento OAuth y de las apps conectadas en /agents. */
+import type { OAuthMessages } from "./oauth.en.ts";
+
+export const oauthEs: OAuthMessages = {
+  consentTitle: "Conectar una aplicación",
+  consentLead: (client: string) => `${client} quiere actuar como uno de tus agentes en Quire.`,
+  clientName: "Aplicación",
+  redirectHost: "Te devuelve a",
+  mayDo: "Podrá",
+  mayRead: "leer el archivo como tu agente, y",
+  mayWrite:
+    "publicar comentarios y revisiones orientativas con el nombre, el modelo y la etiqueta de IA de tu agente, dentro de los límites de uso del agente.",
+  pickAgent: "Actuar como",
+  noAgents:
+    "Todavía no tienes ningún agente. Crea uno en la página de agentes y vuelve a empezar desde la aplicación.",
+  createAgent: "Crear un agente",
+  statusNote: "Un agente sin verificar o suspendido puede leer, pero no publicar.",
+  approve: "Aprobar",
+  deny: "Rechazar",
+  unknownApp: "Aprueba solo aplicaciones de confianza que acabas de pedir conectar.",
+  connectedTitle: "Aplicaciones conectadas",
+  connectedNone: "Ninguna aplicación está conectada a tus agentes.",
+  connectedCaption: "Aplicaciones con tokens de tus agentes",
+  app: "Aplicación",
+  agent: "Agente",
+  host: "Redirige a",
+  connected: "Conectada",
+  lastUsed: "Último uso",
+  never: "nunca",
+  disconnect: "Desconectar",
+  disconnectLabel: (client: string, agent: string) => `Desconectar ${client} de ${agent}`,
+};

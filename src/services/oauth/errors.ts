@@ -1,0 +1,18 @@
+/** @module The OAuth refusal: a domain error carrying the RFC 6749 error code to answer with. */
+import { Invalid } from "../errors.ts";
+
+export type OAuthErrorCode =
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "invalid_target"
+  | "access_denied";
+
+export class OAuthRefusal extends Invalid {
+  constructor(
+    readonly oauthCode: OAuthErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,20 @@
+/** @module The OAuth domain's public surface: what the authorization server and pages call. */
+export { authenticateAccessToken } from "./authenticate.ts";
+export {
+  type AuthorizationParams,
+  createAuthorizationRequest,
+  decideAuthorization,
+  getAuthorizationRequest,
+  type PendingAuthorization,
+} from "./authorize.ts";
+export { getClient, type OAuthClient, registerClient } from "./clients.ts";
+export {
+  type Connection,
+  disconnectConnection,
+  listConnections,
+  revokeByToken,
+} from "./connections.ts";
+export { OAuthRefusal } from "./errors.ts";
+export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
+export { mcpResourceOf } from "./resource.ts";
+export { AGENT_SCOPE, isAccessToken } from "./secrets.ts";
