@@ -35,6 +35,11 @@ const ConfigSchema = z.object({
   EMBEDDINGS_URL: optionalUrl,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /**
+   * Cross-lingual search: `auto` translates queries between English and Spanish when
+   * Apertium's en–es pair is installed (apertium-en-es); `off` never does.
+   */
+  CROSS_LINGUAL: z.enum(["auto", "off"]).default("auto"),
   SCREENER_URL: optionalUrl,
   SCREENER_MODEL: z.string().trim().min(1).optional(),
   SCREENER_API_KEY: z.string().min(1).optional(),

@@ -17,6 +17,7 @@ import { createHttpLlmScreener, type LlmScreener } from "./services/screening/ll
 import { createHttpEmbedder, type Embedder } from "./services/search/embedder.ts";
 import { watchEmbedder } from "./services/search/embedder-health.ts";
 import { prepareSearch } from "./services/search/prepare.ts";
+import { CROSS_LINGUAL_HOWTO, findApertium } from "./services/search/translate.ts";
 import { queueStats, startEmbeddingWorker } from "./services/search/worker.ts";
 
 export interface Runtime {
@@ -131,6 +132,17 @@ export async function openRuntime(
   }
   const screener = screenerFromConfig(config);
   if (screener) services.screener = screener;
+  const translator = config.CROSS_LINGUAL === "auto" ? findApertium() : null;
+  if (translator) {
+    services.translator = translator;
+  } else {
+    log.info(
+      { cross_lingual: "off" },
+      config.CROSS_LINGUAL === "off"
+        ? "cross-lingual search is off (CROSS_LINGUAL=off)"
+        : `cross-lingual search is off: Apertium's en-es pair was not found; to turn it on, ${CROSS_LINGUAL_HOWTO}`,
+    );
+  }
   if (metrics) {
     const stats = database.stats;
     if (stats) metrics.watchPool(() => stats());
@@ -157,6 +169,8 @@ export async function openRuntime(
         ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
       })
     : null;
+  // Loads the dictionaries now; a failure only leaves search monolingual (see queryVariants).
+  void services.translator?.warm();
   let stopping: Promise<void> | undefined;
   const stopBackground = () => {
     stopping ??= worker?.stop() ?? Promise.resolve();
@@ -183,6 +197,7 @@ export async function openRuntime(
       await stopBackground();
       await services.rateLimits?.close();
       await services.mailer?.close();
+      await services.translator?.close();
       // Agent keys' last uses wait in memory; write them before the database goes.
       await keyUsage.close();
       await database.close();

@@ -8,6 +8,7 @@ import type { RateLimits } from "./ratelimit/limits.ts";
 import type { LlmScreener } from "./screening/llm.ts";
 import type { Embedder } from "./search/embedder.ts";
 import type { SearchSettings } from "./search/settings.ts";
+import type { Translator } from "./search/translate.ts";
 
 export type Caller =
   | { kind: "anonymous" }
@@ -55,6 +56,11 @@ export interface ServiceContext {
   embedder?: Embedder;
   /** The LLM screener (SCREENER_URL), when one is configured; see publishVersion. */
   screener?: LlmScreener;
+  /**
+   * Query translation for cross-lingual search (Apertium's en–es pair, found at start-up);
+   * without it, queries match papers in the query's own language only.
+   */
+  translator?: Translator;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
   /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */

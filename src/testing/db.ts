@@ -117,6 +117,7 @@ export function testContext(
     ...(overrides.embedder ? { embedder: overrides.embedder } : {}),
     ...(overrides.search ? { search: overrides.search } : {}),
     ...(overrides.screener ? { screener: overrides.screener } : {}),
+    ...(overrides.translator ? { translator: overrides.translator } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.throttles ? { throttles: overrides.throttles } : {}),

@@ -36,11 +36,14 @@ describe("/readyz", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as {
       status: string;
-      checks: Record<string, { status: string; critical: boolean; latency_ms?: number }>;
+      checks: Record<
+        string,
+        { status: string; critical: boolean; latency_ms?: number; detail?: string }
+      >;
     };
     expect(body.status).toBe("ready");
     expect(Object.keys(body.checks).sort()).toEqual(
-      ["database", "embeddings", "migrations", "rate_limits", "shutdown"].sort(),
+      ["cross_lingual", "database", "embeddings", "migrations", "rate_limits", "shutdown"].sort(),
     );
     expect(body.checks.shutdown).toEqual({ status: "ok", critical: true });
     expect(body.checks.database).toMatchObject({ status: "ok", critical: true });
@@ -54,6 +57,9 @@ describe("/readyz", () => {
       store: "memory",
     });
     expect(body.checks.embeddings).toEqual({ status: "not_configured", critical: false });
+    // This app has no translator: readiness says cross-lingual search is off and how to turn it on.
+    expect(body.checks.cross_lingual).toMatchObject({ status: "not_configured", critical: false });
+    expect(String(body.checks.cross_lingual?.detail)).toContain("apt install apertium-en-es");
     for (const name of ["database", "migrations", "rate_limits"]) {
       expect(body.checks[name]?.latency_ms, name).toBeGreaterThanOrEqual(0);
     }

@@ -13,6 +13,7 @@ import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
 import { type Page, registerPage } from "./page.ts";
 import { AiLabel, formatCount, PaperCard } from "./reading-parts.tsx";
+import { snippetParts } from "./snippet.ts";
 
 /** Papers per page of the list: enough to scan, light enough for slow connections. */
 export const HOME_PAGE_SIZE = 20;
@@ -160,14 +161,8 @@ function Home({ p, state }: { p: Page; state: HomeState }) {
 
 function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
   const r = p.t.reading.home;
-  // Passages grouped by paper, papers in the order of their best passage.
-  const groups = new Map<string, SearchResult[]>();
-  for (const result of search.results) {
-    const list = groups.get(result.paper_id) ?? [];
-    list.push(result);
-    groups.set(result.paper_id, list);
-  }
-  const percent = new Intl.NumberFormat(p.t.meta.dateLocale, { style: "percent" });
+  const close = search.results.filter((result) => result.match === "close");
+  const weak = search.results.filter((result) => result.match === "weak");
   return (
     <section aria-labelledby="results-title" id="search-results">
       <h2 id="results-title">{r.resultsTitle(search.query)}</h2>
@@ -176,42 +171,66 @@ function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
       </p>
       {search.results.length === 0 ? (
         <p id="no-results">{r.noResults}</p>
+      ) : close.length === 0 ? (
+        <p id="no-close-matches">{r.noCloseMatches(search.query)}</p>
       ) : (
         <>
-          <p class="muted">
-            {r.resultsCount(search.results.length, formatCount(p, search.results.length))}
-          </p>
-          <ol class="results">
-            {[...groups].map(([paperId, results]) => (
-              <li class="result">
-                <h3>
-                  <a href={p.href(`/papers/${paperId}`)}>{results[0]?.title}</a>
-                </h3>
-                <p class="paper-meta">
-                  <AiLabel p={p} /> <span class="muted">{paperId}</span>
-                </p>
-                <ul class="passages">
-                  {results.map((result) => (
-                    <li>
-                      <span class="muted">
-                        {r.matchIn[result.field]} · {r.relevance(percent.format(result.score))}
-                      </span>
-                      <blockquote>{shorten(result.quote)}</blockquote>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ol>
+          <p class="muted">{r.resultsCount(close.length, formatCount(p, close.length))}</p>
+          <ResultGroups p={p} results={close} />
         </>
       )}
+      {weak.length > 0 ? (
+        <details id="weak-matches">
+          <summary>
+            {r.weakTitle} ({formatCount(p, weak.length)})
+          </summary>
+          <p class="muted">{r.weakHint}</p>
+          <ResultGroups p={p} results={weak} />
+        </details>
+      ) : null}
     </section>
   );
 }
 
-function shorten(text: string): string {
-  const chars = [...text.trim()];
-  return chars.length <= QUOTE_SHOWN ? chars.join("") : `${chars.slice(0, QUOTE_SHOWN).join("")}…`;
+/** Passages grouped by paper, papers in the order of their best passage, best passages first. */
+function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
+  const r = p.t.reading.home;
+  const groups = new Map<string, SearchResult[]>();
+  for (const result of results) {
+    const list = groups.get(result.paper_id) ?? [];
+    list.push(result);
+    groups.set(result.paper_id, list);
+  }
+  const percent = new Intl.NumberFormat(p.t.meta.dateLocale, { style: "percent" });
+  return (
+    <ol class="results">
+      {[...groups].map(([paperId, passages]) => (
+        <li class="result">
+          <h3>
+            <a href={p.href(`/papers/${paperId}`)}>{passages[0]?.title}</a>
+          </h3>
+          <p class="paper-meta">
+            <AiLabel p={p} /> <span class="muted">{paperId}</span>
+          </p>
+          <ul class="passages">
+            {passages.map((result) => (
+              <li>
+                <span class="muted">
+                  {r.matchIn[result.field]} · {r.relevance(percent.format(result.score))}
+                  {result.match === "weak" ? ` · ${r.weakLabel}` : ""}
+                </span>
+                <blockquote class="snippet">
+                  {snippetParts(result.quote, result.highlights, QUOTE_SHOWN).map((part) =>
+                    part.mark ? <mark>{part.text}</mark> : part.text,
+                  )}
+                </blockquote>
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 function PaperList({ p, list }: { p: Page; list: BrowsePage }) {

@@ -149,8 +149,8 @@ describe("home: the newest papers", () => {
     const results = sectionById(res.html, "search-results");
     expect(results).toContain(escaped(en.reading.home.resultsTitle("photogrammetry glaciers")));
     expect(results).toContain(`href="/papers/${glacier}"`);
-    expect(results).toContain("<blockquote>");
-    expect(results).toContain("photogrammetry");
+    expect(results).toContain('<blockquote class="snippet">');
+    expect(results).toMatch(/<mark>photogrammetry<\/mark>/i);
     expect(res.html).toContain('value="photogrammetry glaciers"');
     const spanish = await client.get("/es?q=photogrammetry");
     expect(spanish.html).toContain(escaped(es.reading.home.resultsTitle("photogrammetry")));

@@ -21,7 +21,11 @@ export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
         "Finds passages in published papers that answer a query (a question or topic in " +
         "plain words, 2 to 1000 characters). Returns up to `limit` (1 to 20, default 8) " +
         "verbatim quotes, best first, each with its paper id, title, version, field, chunk " +
-        "index and a relevance score in [0, 1]. Use it to find papers about something; then " +
+        "index, a relevance score in [0, 1], `highlights` ([start, end] code point ranges of " +
+        "the matched words inside the quote) and `match` (`close`, or `weak` when the passage " +
+        "shares only some words with the query: treat weak results as no answer). When the " +
+        "server has Apertium, English and Spanish queries also find papers in the other " +
+        "language; quotes stay in the paper's language. Use it to find papers about something; then " +
         "`get_paper_context` for the full text. `mode`: `hybrid` (default) fuses BM25, " +
         "character n-grams and, when the server has an embedding backend, dense vectors; " +
         "`lexical` is BM25 only; `semantic` is dense vectors only (an error when no " +
@@ -69,10 +73,14 @@ export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
 
 function renderSearch(response: SearchResponse): string {
   if (response.results.length === 0) return `No passages match "${response.query}".`;
-  return response.results
-    .map(
-      (r, i) =>
-        `${i + 1}. ${r.paper_id} v${r.version} "${r.title}" — ${r.field} chunk ${r.chunk_index}, score ${r.score.toFixed(3)}\n   "${r.quote}"`,
-    )
-    .join("\n");
+  const lines = response.results.map(
+    (r, i) =>
+      `${i + 1}. ${r.paper_id} v${r.version} "${r.title}" — ${r.field} chunk ${r.chunk_index}, score ${r.score.toFixed(3)}, ${r.match} match\n   "${r.quote}"`,
+  );
+  if (response.results.every((r) => r.match === "weak")) {
+    lines.unshift(
+      `No close matches for "${response.query}": these passages share only some words with it.`,
+    );
+  }
+  return lines.join("\n");
 }

@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
+import { CROSS_LINGUAL_HOWTO } from "../search/translate.ts";
 
 export type CheckStatus = "ok" | "failing" | "draining" | "not_configured" | "unknown";
 
@@ -23,6 +24,7 @@ export interface Readiness {
     migrations: Check;
     rate_limits: Check;
     embeddings: Check;
+    cross_lingual: Check;
   };
 }
 
@@ -101,6 +103,22 @@ export async function checkReadiness(
             : {}),
         }
       : { status: "unknown", critical: false };
+  const translator = ctx.translator?.status();
+  const crossLingual: Check = translator
+    ? {
+        status: translator.status,
+        critical: false,
+        pairs: translator.pairs,
+        consecutive_failures: translator.consecutive_failures,
+        ...(translator.status === "failing"
+          ? { detail: "query translation fails; search matches the query's own language only" }
+          : {}),
+      }
+    : {
+        status: "not_configured",
+        critical: false,
+        detail: `cross-lingual search is off; to turn it on, ${CROSS_LINGUAL_HOWTO}`,
+      };
   const checks = {
     // Read after the checks: a shutdown that began while they ran already counts.
     shutdown: { status: input.draining() ? "draining" : "ok", critical: true } as Check,
@@ -108,6 +126,7 @@ export async function checkReadiness(
     migrations,
     rate_limits: rateLimits,
     embeddings,
+    cross_lingual: crossLingual,
   };
   const all = Object.values(checks);
   const status = all.some((c) => c.critical && c.status !== "ok")

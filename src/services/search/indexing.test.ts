@@ -8,7 +8,7 @@ import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { countFeatures } from "./grams.ts";
-import { lexemeSequence, reindexPaper, unindexPaper } from "./indexing.ts";
+import { lexemeSequence, reindexPaper, textConfigSql, unindexPaper } from "./indexing.ts";
 import { bm25Candidates, bm25Idf, bm25Scores, bm25Term } from "./lexical.ts";
 
 let database: Database;
@@ -28,7 +28,8 @@ async function expectedIndex() {
         from chunks c
         join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
-        cross join lateral unnest(c.tsv || to_tsvector('english', pv.title)) u
+        cross join lateral unnest(to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)
+                                  || to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)) u
         where c.field <> 'title'
         order by 1, 2`,
   );
@@ -42,8 +43,8 @@ async function expectedIndex() {
   }>(
     ctx.db,
     sql`select c.id::text as id, c.field, c.content, pv.title,
-               ${lexemeSequence(sql`c.tsv`)} as lexemes,
-               ${lexemeSequence(sql`to_tsvector('english', pv.title)`)} as title_lexemes
+               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)`)} as lexemes,
+               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)`)} as title_lexemes
         from chunks c
         join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
@@ -200,7 +201,10 @@ describe("BM25 in SQL", () => {
     const want = await expectedIndex();
     const [{ terms } = { terms: [] as string[] }] = await rowsOf<{ terms: string[] }>(
       ctx.db,
-      sql`select array(select lexeme from unnest(to_tsvector('english', ${query}))) as terms`,
+      // The query as typed is analysed in English, Spanish and unstemmed; its terms are the union.
+      sql`select array(select lexeme from unnest(to_tsvector('english', ${query}))
+                       union select lexeme from unnest(to_tsvector('spanish', ${query}))
+                       union select lexeme from unnest(to_tsvector('simple', ${query}))) as terms`,
     );
     const lengths = new Map<string, number>();
     for (const p of want.postings) {
@@ -223,7 +227,11 @@ describe("BM25 in SQL", () => {
 
   it("equals a reference computation over the stored statistics", async () => {
     const { want, scores } = await reference();
-    const result = await bm25Candidates(ctx.db, query, params, 1000);
+    const result = await bm25Candidates(ctx.db, query, params, 1000, [
+      "english",
+      "spanish",
+      "simple",
+    ]);
     expect(result.chunks).toBe(want.chunks);
     expect(result.exhaustive).toBe(true);
     expect(result.hits.length).toBe(scores.size);
@@ -232,14 +240,18 @@ describe("BM25 in SQL", () => {
     }
     const best = [...scores].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
     expect(result.hits.map((h) => String(h.chunkId))).toEqual(best.map(([id]) => id));
-    const top3 = await bm25Candidates(ctx.db, query, params, 3);
+    const top3 = await bm25Candidates(ctx.db, query, params, 3, ["english", "spanish", "simple"]);
     expect(top3.hits).toEqual(result.hits.slice(0, 3));
   });
 
   it("under a small postings budget scans only the rarest term, and still scores every term", async () => {
     const { scores, df } = await reference();
     const rarest = [...df].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))[0]!;
-    const pruned = await bm25Candidates(ctx.db, query, { ...params, postingsBudget: 1 }, 1000);
+    const pruned = await bm25Candidates(ctx.db, query, { ...params, postingsBudget: 1 }, 1000, [
+      "english",
+      "spanish",
+      "simple",
+    ]);
     expect(pruned.exhaustive).toBe(false);
     const withRarest = await rowsOf<{ chunk_id: string }>(
       ctx.db,
@@ -255,7 +267,7 @@ describe("BM25 in SQL", () => {
 
   it("scores candidates found elsewhere on the same scale", async () => {
     const { scores } = await reference();
-    const result = await bm25Candidates(ctx.db, query, params, 5);
+    const result = await bm25Candidates(ctx.db, query, params, 5, ["english", "spanish", "simple"]);
     const ids = [...scores.keys()].map(Number);
     const again = await bm25Scores(ctx.db, result, ids, params);
     for (const id of ids) expect(again.get(id)).toBeCloseTo(scores.get(String(id))!, 9);

@@ -6,7 +6,19 @@ import type { ServiceContext } from "../context.ts";
 import { countFeatures, storedGramVector } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/2";
+export const INDEX_FORMAT = "quire-search/3";
+
+/** PostgreSQL text search configurations chunks and queries are analysed with. */
+export type TextConfig = "english" | "spanish" | "simple";
+
+/**
+ * The configuration a paper's text is analysed with, from its version's detected language
+ * (ISO 639-1, "und" when unknown): English and Spanish stemming, `simple` (lower-cased
+ * words, no stemming, no stop words) for every other language.
+ */
+export function textConfigSql(language: SQL) {
+  return sql`(case ${language} when 'en' then 'english' when 'es' then 'spanish' else 'simple' end)::regconfig`;
+}
 
 /** Counter slots for collection statistics (see search_stats). */
 const STAT_SLOTS = 16;
@@ -142,8 +154,9 @@ export async function rebuildSearchIndex(
  * indexed: its words are in every other chunk already, and as a separate, very short
  * document it skews BM25's average length and wins the sparse channel's cosine on title
  * words alone (SciFact test nDCG@10, hybrid: 0.693 with title chunks, 0.717 without).
- * Lexemes come from the stored tsvector, so BM25 sees exactly what PostgreSQL's English
- * configuration produces; the sparse features are computed here. One statement writes
+ * Lexemes come from PostgreSQL's text search configuration for the paper's language
+ * (`textConfigSql`), so BM25 sees exactly what it produces; the sparse features are
+ * computed here. One statement writes
  * chunk rows, postings and statistics.
  */
 async function addToIndex(
@@ -154,8 +167,8 @@ async function addToIndex(
   const texts = await rowsOf<ChunkText>(
     db,
     sql`select c.id::int8 as id, c.field, c.content, pv.title,
-               ${lexemeSequence(sql`c.tsv`)} as lexemes,
-               ${lexemeSequence(sql`to_tsvector('english'::regconfig, pv.title)`)} as title_lexemes
+               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)`)} as lexemes,
+               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)`)} as title_lexemes
         from chunks c
         join unnest(${pgArray(
           versions.map((v) => v.paperId),
@@ -184,7 +197,8 @@ async function addToIndex(
     db,
     sql`with doc as (
           select c.id, c.paper_id, c.version,
-                 c.tsv || to_tsvector('english'::regconfig, pv.title) as tsv,
+                 to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)
+                   || to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title) as tsv,
                  g.grams
           from unnest(${pgArray(ids, "int8")}, ${pgArray(vectors, "text")}) as g(id, grams)
           join chunks c on c.id = g.id

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
-import { lexemeSequence } from "./indexing.ts";
+import { lexemeSequence, type TextConfig } from "./indexing.ts";
 
 export interface Bm25Params {
   k1: number;
@@ -50,7 +50,9 @@ export function bm25Term(
 }
 
 /**
- * Okapi BM25's best `limit` chunks for `query`, with exact statistics: N and the average
+ * Okapi BM25's best `limit` chunks for `query`, analysed with each of `configs` (the query's
+ * terms are the union; the first config gives the lexeme sequence the sparse channel reads),
+ * with exact statistics: N and the average
  * length from the counter slots, document frequencies from `search_terms`, all describing
  * exactly the searchable chunks at the moment of the query.
  *
@@ -66,7 +68,12 @@ export async function bm25Candidates(
   query: string,
   params: Bm25Params,
   limit: number,
+  configs: readonly TextConfig[] = ["english"],
 ): Promise<Bm25Result> {
+  const analysed = sql.join(
+    configs.map((c) => sql`select lexeme from unnest(to_tsvector(${c}::regconfig, ${query}))`),
+    sql` union `,
+  );
   const [head] = await rowsOf<{
     n: number;
     total: number;
@@ -79,11 +86,11 @@ export async function bm25Candidates(
                  greatest(coalesce(sum(length), 0), 1)::float8 as total
           from search_stats
         ),
-        q as (select distinct lexeme as term from unnest(to_tsvector('english'::regconfig, ${query})))
+        q as (select distinct lexeme as term from (${analysed}) a)
         select st.n, st.total,
                coalesce((select json_agg(json_build_array(q.term, t.df) order by t.df, q.term)
                          from q join search_terms t on t.term = q.term where t.df > 0), '[]') as terms,
-               ${lexemeSequence(sql`to_tsvector('english'::regconfig, ${query})`)} as lexemes
+               ${lexemeSequence(sql`to_tsvector(${configs[0] ?? "english"}::regconfig, ${query})`)} as lexemes
         from st`,
   );
   const n = Number(head?.n ?? 0);

@@ -13,6 +13,18 @@ export const SearchResultSchema = z
     chunk_index: z.number().int(),
     title: z.string(),
     version: z.number().int(),
+    highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).openapi({
+      description:
+        "Where the query's words (or their translation, with cross-lingual search) occur in `quote`: `[start, end]` ranges of Unicode code points, end exclusive, ascending and disjoint. Matching is by stem, so `curvas` is marked for `curva`.",
+      example: [
+        [4, 10],
+        [25, 31],
+      ],
+    }),
+    match: z.enum(["close", "weak"]).openapi({
+      description:
+        "`close` when the passage contains most of the query (IDF-weighted: its rarest words count most, in some language the query was searched in); `weak` when it shares only some words with it and is probably not about the query. Semantic mode, which matches meaning rather than words, marks every result `close`.",
+    }),
   })
   .openapi("SearchResult");
 

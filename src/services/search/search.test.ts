@@ -100,7 +100,17 @@ describe("searchChunks", () => {
       const title = Object.entries(ids).find(([, id]) => id === r.paper_id)?.[0];
       expect(r.title).toBe(CORPUS[title!]!.title);
       expect(Object.keys(r).sort()).toEqual(
-        ["chunk_index", "field", "paper_id", "quote", "score", "title", "version"].sort(),
+        [
+          "chunk_index",
+          "field",
+          "highlights",
+          "match",
+          "paper_id",
+          "quote",
+          "score",
+          "title",
+          "version",
+        ].sort(),
       );
     }
   });

@@ -6,7 +6,9 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
+import type { TextConfig } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
+import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -15,6 +17,7 @@ import {
 } from "./schemas.ts";
 import { type SearchSettings, searchSettings } from "./settings.ts";
 import { queryGramVector } from "./sparse.ts";
+import type { SearchLanguage } from "./translate.ts";
 
 export const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -39,6 +42,108 @@ export interface SearchInternals {
   maxLimit?: number;
   channels?: Channel[];
   settings?: Partial<SearchSettings>;
+  /** Analyse the query with these configurations only, and do not translate it. */
+  configs?: readonly TextConfig[];
+}
+
+/** One wording of the query and the text search configurations it is analysed with. */
+export interface QueryVariant {
+  text: string;
+  configs: readonly TextConfig[];
+  /**
+   * The papers this wording ranks: those in `en` or `es`, or in any `other` language; all
+   * papers when absent.
+   */
+  language?: SearchLanguage | "other";
+}
+
+/** The query as typed, for papers in any language; see `queryVariants` for the others. */
+const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english"];
+
+/**
+ * The wordings a query is searched in: as typed, and, when a translator is configured, its
+ * English and Spanish translations (each analysed in its own language) where they differ
+ * from it. A query's language is not guessed: translating "curve number" es→en changes
+ * nothing and is dropped, en→es gives "número de curva". A translation that fails or times
+ * out is left out, so search degrades to the query as typed, never to an error.
+ */
+export async function queryVariants(ctx: ServiceContext, query: string): Promise<QueryVariant[]> {
+  // The query as typed is analysed in every language the index knows, each analysis ranking
+  // the papers of its language (English stemming ranks them all, as before), so adding a
+  // language never reorders the papers of another.
+  const variants: QueryVariant[] = [
+    { text: query, configs: ORIGINAL_CONFIGS },
+    { text: query, configs: ["spanish"], language: "es" },
+    { text: query, configs: ["simple"], language: "other" },
+  ];
+  const translator = ctx.translator;
+  if (!translator) return variants;
+  const [english, spanish] = await Promise.all([
+    translator.translate(query, "es", "en"),
+    translator.translate(query, "en", "es"),
+  ]);
+  const seen = new Set([folded(query)]);
+  // (The Spanish analysis of the query as typed already covers a translation equal to it.)
+  const typed = new Set(folded(query).split(" "));
+  for (const [text, config, language] of [
+    [english, "english", "en"],
+    [spanish, "spanish", "es"],
+  ] as const) {
+    if (text === null || seen.has(folded(text))) continue;
+    // Apertium passes words it does not know through unchanged: a "translation" that keeps
+    // most of the query's words means the query was not in the source language.
+    const words = folded(text).split(" ");
+    const kept = words.filter((w) => typed.has(w)).length;
+    if (kept >= UNCHANGED_SHARE * words.length) continue;
+    seen.add(folded(text));
+    variants.push({ text, configs: [config], language });
+  }
+  return variants;
+}
+
+function languageOf(language: string | undefined): SearchLanguage | "other" {
+  return language === "en" || language === "es" ? language : "other";
+}
+
+/** A translation keeping at least this share of the query's words is not one. */
+const UNCHANGED_SHARE = 0.5;
+
+async function chunkLanguages(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await rowsOf<{ id: string | number; language: string }>(
+    db,
+    sql`select c.id::int8 as id, pv.language from chunks c
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        where c.id = any(${pgArray(ids, "int8")})`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.language]));
+}
+
+function folded(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
+ * Fuses the rankings of a query's wordings: each chunk keeps its best fused z-score over
+ * the wordings (CombMAX). Every ranking is z-scored over its own candidates, so a wording
+ * that matches a paper in its own language ranks it as the original would in that language.
+ */
+export function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
+  if (rankings.length === 1) return rankings[0]!.slice(0, limit);
+  const best = new Map<number, ScoredChunk>();
+  for (const ranking of rankings) {
+    for (const r of ranking) {
+      const seen = best.get(r.chunkId);
+      if (!seen || r.fused > seen.fused) best.set(r.chunkId, r);
+    }
+  }
+  return [...best.values()]
+    .sort((a, b) => b.fused - a.fused || a.chunkId - b.chunkId)
+    .slice(0, limit);
 }
 
 /** A result with the channel scores that produced it (for tests and evaluation). */
@@ -66,17 +171,47 @@ export async function searchChunks(
   internals: SearchInternals = {},
 ): Promise<SearchResponse> {
   const { query, limit, mode } = validate(ctx, input, internals);
-  const ranked = await rankChunks(ctx, query, mode, limit, internals);
-  const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
-  const shown = await displayRows(
-    publicReadDb(ctx),
-    ranked.map((r) => r.chunkId),
+  const variants = internals.configs
+    ? [{ text: query, configs: internals.configs }]
+    : await queryVariants(ctx, query);
+  const rankings = await Promise.all(
+    variants.map(async (v) => {
+      if (!v.language) {
+        return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
+      }
+      // A translation looks for papers in its language only, so it never reorders the
+      // papers the query as typed already reaches.
+      const deep = await rankChunks(ctx, v.text, mode, 3 * limit, {
+        ...internals,
+        configs: v.configs,
+      });
+      const languages = await chunkLanguages(
+        publicReadDb(ctx),
+        deep.map((r) => r.chunkId),
+      );
+      return deep.filter((r) => languageOf(languages.get(r.chunkId)) === v.language);
+    }),
   );
+  const ranked = fuseVariants(rankings, limit);
+  const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
+  const db = publicReadDb(ctx);
+  const ids = ranked.map((r) => r.chunkId);
+  const [shown, matches] = await Promise.all([
+    displayRows(db, ids),
+    analyseQuery(db, variants).then((analyses) => matchChunks(db, ids, analyses)),
+  ]);
   const results: SearchResult[] = [];
   for (const r of ranked) {
     const row = shown.get(r.chunkId);
     if (!row) continue;
-    results.push({ ...row, score: unitScore(r.fused, curve) });
+    const match = matches.get(r.chunkId);
+    results.push({
+      ...row,
+      score: unitScore(r.fused, curve),
+      highlights: match?.highlights ?? [],
+      match:
+        mode === "semantic" || (match?.coverage ?? 0) >= CLOSE_MATCH_COVERAGE ? "close" : "weak",
+    });
   }
   return { query, results };
 }
@@ -146,7 +281,9 @@ export async function rankChunks(
   // (and so the scores shown) do not depend on `limit`.
   const onlyBm25 = channels.size === 1 && channels.has("bm25");
   const depth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
-  const bm25 = lexical ? await bm25Candidates(db, query, settings, depth) : null;
+  const bm25 = lexical
+    ? await bm25Candidates(db, query, settings, depth, internals.configs ?? ORIGINAL_CONFIGS)
+    : null;
   const gramVector =
     channels.has("sparse") && bm25 && bm25.hits.length > 0
       ? await queryGramVector(db, query, bm25.lexemes, bm25.chunks)
@@ -271,7 +408,7 @@ async function candidateFacts(
   }));
 }
 
-type Shown = Omit<SearchResult, "score">;
+type Shown = Omit<SearchResult, "score" | "highlights" | "match">;
 
 async function displayRows(db: Db, ids: number[]): Promise<Map<number, Shown>> {
   if (ids.length === 0) return new Map();

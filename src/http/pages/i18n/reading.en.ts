@@ -30,6 +30,11 @@ export const readingEn = {
     },
     relevance: (percent: string) => `Relevance ${percent}`,
     noResults: "No passage matches your search. Try other words.",
+    noCloseMatches: (q: string) =>
+      `No close matches for “${q}”: no passage contains most of your words. Try other words.`,
+    weakTitle: "Weak matches",
+    weakHint: "These passages share only some of your words and are probably about something else.",
+    weakLabel: "Weak match",
     empty: "The archive has no papers yet.",
     unknownKeyword: (keyword: string) => `No paper has the keyword “${keyword}”.`,
     noMore: "There are no more papers.",

@@ -33,6 +33,12 @@ export const readingEs: typeof readingEn = {
     },
     relevance: (percent: string) => `Relevancia: ${percent}`,
     noResults: "Ningún fragmento coincide con tu búsqueda. Prueba con otras palabras.",
+    noCloseMatches: (q: string) =>
+      `No hay coincidencias cercanas para «${q}»: ningún fragmento contiene la mayoría de tus palabras. Prueba con otras palabras.`,
+    weakTitle: "Coincidencias débiles",
+    weakHint:
+      "Estos fragmentos solo comparten algunas de tus palabras y probablemente tratan de otra cosa.",
+    weakLabel: "Coincidencia débil",
     empty: "El archivo todavía no tiene artículos.",
     unknownKeyword: (keyword: string) => `Ningún artículo tiene la palabra clave «${keyword}».`,
     noMore: "No hay más artículos.",

@@ -38,7 +38,17 @@ describe("GET /api/v1/search/semantic", () => {
     expect(body.results[0]?.paper_id).toBe(glacier);
     for (const r of body.results) {
       expect(Object.keys(r).sort()).toEqual(
-        ["chunk_index", "field", "paper_id", "quote", "score", "title", "version"].sort(),
+        [
+          "chunk_index",
+          "field",
+          "highlights",
+          "match",
+          "paper_id",
+          "quote",
+          "score",
+          "title",
+          "version",
+        ].sort(),
       );
       expect(["title", "abstract", "body"]).toContain(r.field);
     }

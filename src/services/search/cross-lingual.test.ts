@@ -1,0 +1,135 @@
+/** @module Cross-lingual search over the sample papers, with real Apertium and without it. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client.ts";
+import { llmsTxt } from "../../http/public/llms.ts";
+import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
+import type { ServiceContext } from "../context.ts";
+import { checkReadiness } from "../health/readiness.ts";
+import { seedSamplePapers } from "../papers/seed.ts";
+import { queryVariants, searchChunks } from "./search.ts";
+import { findApertium, type Translator } from "./translate.ts";
+
+let database: Database;
+let ctx: ServiceContext;
+let translator: Translator;
+let spanishPaper: string;
+let englishPaper: string;
+
+const CURVE_TITLE = "El método del número de curva en cuencas andinas de páramo";
+const KAHAN_TITLE = "Compensated Summation in Practice";
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ctx = { ...testContext(database), caller: operator };
+  await seedSamplePapers(ctx);
+  const found = findApertium();
+  // CI installs apertium-en-es (.ci/run); without it this file cannot test translation.
+  if (!found) throw new Error("Apertium with the en-es pair is needed: apt install apertium-en-es");
+  translator = found;
+  const all = await searchChunks(
+    ctx,
+    { q: "número de curva páramo", limit: 20 },
+    { configs: ["spanish"] },
+  );
+  spanishPaper = all.results.find((r) => r.title.startsWith(CURVE_TITLE))!.paper_id;
+  const kahan = await searchChunks(ctx, { q: "Kahan Neumaier summation" });
+  englishPaper = kahan.results.find((r) => r.title.startsWith(KAHAN_TITLE))!.paper_id;
+});
+afterAll(async () => {
+  await translator?.close();
+  await database.close();
+});
+
+const anonymous = (withTranslator: boolean): ServiceContext => ({
+  ...ctx,
+  caller: { kind: "anonymous" },
+  ...(withTranslator ? { translator } : { translator: undefined }),
+});
+
+describe("cross-lingual search", () => {
+  it("finds the Spanish sample paper first for the English query 'curve number'", async () => {
+    const { results } = await searchChunks(anonymous(true), { q: "curve number" });
+    expect(results[0]?.paper_id).toBe(spanishPaper);
+    // Quotes are the paper's own Spanish text, never the translation.
+    expect(results[0]?.quote).not.toMatch(/curve number/i);
+  });
+
+  it("highlights the matched words of the quote and marks the match close", async () => {
+    const { results } = await searchChunks(anonymous(true), { q: "curve number" });
+    expect(results[0]?.match).toBe("close");
+    // Every chunk is indexed with its paper's title, so the best one need not quote the words.
+    const top = results.find((r) => r.paper_id === spanishPaper && r.highlights.length > 0)!;
+    expect(top).toBeDefined();
+    const points = Array.from(top.quote);
+    const words = top.highlights.map(([a, b]) => points.slice(a, b).join("").toLowerCase());
+    expect(words.some((w) => w.startsWith("curva"))).toBe(true);
+    expect(words.some((w) => w.startsWith("número"))).toBe(true);
+    for (const [a, b] of top.highlights) expect(a).toBeLessThan(b);
+  });
+
+  it("labels results that share only a common word with the query weak", async () => {
+    const { results } = await searchChunks(anonymous(true), {
+      q: "zebra migration across savanna rivers",
+    });
+    expect(results.every((r) => r.match === "weak")).toBe(true);
+  });
+
+  it("finds an English paper for a Spanish query", async () => {
+    const q = "suma compensada de números de coma flotante";
+    const { results } = await searchChunks(anonymous(true), { q });
+    expect(results[0]?.paper_id).toBe(englishPaper);
+  });
+
+  it("searches the query as typed and its translation, and drops a translation equal to it", async () => {
+    const variants = await queryVariants(anonymous(true), "curve number");
+    expect(variants.slice(0, 3)).toEqual([
+      { text: "curve number", configs: ["english"] },
+      { text: "curve number", configs: ["spanish"], language: "es" },
+      { text: "curve number", configs: ["simple"], language: "other" },
+    ]);
+    expect(variants.map((v) => v.text.toLowerCase())).toContain("número de curva");
+    expect(variants.slice(3).every((v) => v.text.toLowerCase() !== "curve number")).toBe(true);
+  });
+
+  it("without a translator, searches the query as typed only", async () => {
+    expect(await queryVariants(anonymous(false), "curve number")).toEqual([
+      { text: "curve number", configs: ["english"] },
+      { text: "curve number", configs: ["spanish"], language: "es" },
+      { text: "curve number", configs: ["simple"], language: "other" },
+    ]);
+    const { results } = await searchChunks(anonymous(false), {
+      q: "suma compensada de números de coma flotante",
+    });
+    expect(results[0]?.paper_id).not.toBe(englishPaper);
+  });
+
+  it("sends Apertium's stream syntax as plain spaces and answers each query in order", async () => {
+    const answers = await Promise.all([
+      translator.translate("^curve$ <number> [x] {y} @z *w / \\ # ~ |", "en", "es"),
+      translator.translate("mountain watersheds", "en", "es"),
+      translator.translate("cuencas de montaña", "es", "en"),
+    ]);
+    expect(answers[0]?.toLowerCase()).toContain("curva");
+    expect(answers[1]?.toLowerCase()).toContain("cuencas");
+    expect(answers[2]?.toLowerCase()).toMatch(/basins|watersheds/);
+    expect(translator.status()).toMatchObject({ status: "ok", pairs: ["en-es", "es-en"] });
+  });
+
+  it("is reported by readiness and /llms.txt", async () => {
+    const ready = await checkReadiness(anonymous(true), { draining: () => false });
+    expect(ready.checks.cross_lingual).toMatchObject({
+      status: "ok",
+      critical: false,
+      pairs: ["en-es", "es-en"],
+    });
+    expect(llmsTxt("http://q.test", true)).toContain("Cross-lingual search is on");
+    const off = await checkReadiness(anonymous(false), { draining: () => false });
+    expect(off.checks.cross_lingual).toMatchObject({ status: "not_configured", critical: false });
+    expect(llmsTxt("http://q.test", false)).toContain("Cross-lingual search is off on this server");
+    expect(llmsTxt("http://q.test", false)).toContain("apt install apertium-en-es");
+  });
+
+  it("is absent when Apertium is not on the PATH", () => {
+    expect(findApertium({ path: "/nonexistent" })).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * @module What a result matched: the query words highlighted in its verbatim quote, and how
+ * much of the query (IDF-weighted) it contains, which decides a close or a weak match.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
+import { type TextConfig, textConfigSql } from "./indexing.ts";
+import { bm25Idf } from "./lexical.ts";
+
+/** One analysis of one wording of the query: its distinct lexemes under one configuration. */
+export type QueryAnalysis = string[];
+
+/**
+ * A result is a close match when it holds at least this share of some analysis of the
+ * query, weighted by IDF (a word no paper contains weighs as much as the rarest word).
+ * Calibrated on the known-item and paraphrase sets and on SciFact train (eval/README.md).
+ */
+export const CLOSE_MATCH_COVERAGE = 0.5;
+
+/** The distinct lexemes of each (wording, configuration) pair, empty analyses dropped. */
+export async function analyseQuery(
+  db: Db,
+  variants: readonly { text: string; configs: readonly TextConfig[] }[],
+): Promise<QueryAnalysis[]> {
+  const texts: string[] = [];
+  const configs: string[] = [];
+  for (const v of variants) {
+    for (const c of v.configs) {
+      texts.push(v.text);
+      configs.push(c);
+    }
+  }
+  const rows = await rowsOf<{ lexemes: string[] }>(
+    db,
+    sql`select array(select distinct lexeme from unnest(to_tsvector(x.cfg::regconfig, x.t)) order by 1) as lexemes
+        from unnest(${pgArray(texts, "text")}, ${pgArray(configs, "text")}) with ordinality as x(t, cfg, i)
+        order by x.i`,
+  );
+  return rows.map((r) => r.lexemes).filter((l) => l.length > 0);
+}
+
+export interface ChunkMatch {
+  /** `[start, end]` code point ranges of matched words inside the quote, ascending. */
+  highlights: [number, number][];
+  /** The best IDF-weighted share of an analysis of the query the chunk contains, in [0, 1]. */
+  coverage: number;
+}
+
+const START = "\u0001";
+const STOP = "\u0002";
+
+/**
+ * Highlights and coverage for the given chunks. Highlights come from PostgreSQL's
+ * `ts_headline` over the chunk's own text with its paper's configuration, so a word is
+ * marked exactly when the index would match it ("curvas" for "curva", "measured" for
+ * "measure"); offsets are code points, like the chunks' `start`/`end`. If the marked text
+ * is not the quote plus markers (a quote that holds the marker characters), that chunk gets
+ * no highlights rather than wrong ones.
+ */
+export async function matchChunks(
+  db: Db,
+  chunkIds: readonly number[],
+  analyses: readonly QueryAnalysis[],
+): Promise<Map<number, ChunkMatch>> {
+  const out = new Map<number, ChunkMatch>();
+  const lexemes = [...new Set(analyses.flat())];
+  if (chunkIds.length === 0 || lexemes.length === 0) return out;
+  const [stats] = await rowsOf<{ n: number; df: Record<string, number> }>(
+    db,
+    sql`select (select coalesce(sum(chunks), 0)::float8 from search_stats) as n,
+               (select coalesce(json_object_agg(term, df), '{}') from search_terms
+                where term = any(${pgArray(lexemes, "text")})) as df`,
+  );
+  const n = Number(stats?.n ?? 0);
+  const df = stats?.df ?? {};
+  const unseen = bm25Idf(n, 0);
+  const idf = (t: string) => (df[t] ? bm25Idf(n, Number(df[t])) : unseen);
+  const rows = await rowsOf<{
+    id: string | number;
+    content: string;
+    marked: string;
+    terms: string[] | null;
+  }>(
+    db,
+    sql`with q as (
+          select string_agg(plainto_tsquery('simple', l)::text, ' | ')::tsquery as tsq
+          from unnest(${pgArray(lexemes, "text")}) l
+        )
+        select c.id::int8 as id, c.content, s.terms,
+               ts_headline(${textConfigSql(sql`pv.language`)}, c.content, q.tsq,
+                           ${`HighlightAll=true, StartSel="${START}", StopSel="${STOP}"`}) as marked
+        from chunks c
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        left join search_chunks s on s.chunk_id = c.id
+        cross join q
+        where c.id = any(${pgArray([...chunkIds], "int8")})`,
+  );
+  for (const row of rows) {
+    const terms = new Set(row.terms ?? []);
+    let coverage = 0;
+    for (const analysis of analyses) {
+      let total = 0;
+      let matched = 0;
+      for (const t of analysis) {
+        const w = idf(t);
+        total += w;
+        if (terms.has(t)) matched += w;
+      }
+      if (total > 0) coverage = Math.max(coverage, matched / total);
+    }
+    out.set(Number(row.id), { highlights: markedRanges(row.content, row.marked), coverage });
+  }
+  return out;
+}
+
+/** Code point ranges between START/STOP markers; [] unless removing them gives `original`. */
+export function markedRanges(original: string, marked: string): [number, number][] {
+  if (original.includes(START) || original.includes(STOP)) return [];
+  const ranges: [number, number][] = [];
+  let plain = "";
+  let offset = 0;
+  let open = -1;
+  for (const ch of marked) {
+    if (ch === START) open = offset;
+    else if (ch === STOP) {
+      if (open >= 0 && offset > open) ranges.push([open, offset]);
+      open = -1;
+    } else {
+      plain += ch;
+      offset++;
+    }
+  }
+  return plain === original ? ranges : [];
+}

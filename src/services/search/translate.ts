@@ -1,0 +1,228 @@
+/**
+ * @module Query translation for cross-lingual search: long-lived Apertium pipelines (en↔es)
+ * fed one query at a time in null-flush mode.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+
+/** Languages search analyses and translates between. */
+export const SEARCH_LANGUAGES = ["en", "es"] as const;
+export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];
+
+/** Apertium's names of the two directions. */
+const MODES: Record<`${SearchLanguage}-${SearchLanguage}`, string | undefined> = {
+  "en-es": "eng-spa",
+  "es-en": "spa-eng",
+  "en-en": undefined,
+  "es-es": undefined,
+};
+
+/** How to turn cross-lingual search on, for /readyz, /llms.txt and the log. */
+export const CROSS_LINGUAL_HOWTO =
+  "install Apertium's English-Spanish pair: `apt install apertium-en-es` (Debian, Ubuntu), " +
+  "`brew install apertium` plus the eng-spa pair on macOS, or your distribution's apertium " +
+  "and apertium-eng-spa packages; then restart Quire";
+
+export interface TranslatorStatus {
+  status: "ok" | "failing";
+  pairs: string[];
+  /** Translations that failed or timed out since the last success. */
+  consecutive_failures: number;
+}
+
+export interface Translator {
+  /** `from`→`to` translation of `text`; null when it failed or took too long (search goes on without it). */
+  translate(text: string, from: SearchLanguage, to: SearchLanguage): Promise<string | null>;
+  status(): TranslatorStatus;
+  /** Starts the pipelines now (they load in about a second) so the first search does not wait. */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ApertiumOptions {
+  /** The PATH to look for `apertium` in (default: this process's). */
+  path?: string;
+  /** A translation slower than this is abandoned and its pipeline restarted. */
+  timeoutMs?: number;
+}
+
+/** Characters of Apertium's stream format (and controls): never sent, replaced by spaces. */
+const STREAM_SYNTAX = /[\p{Cc}^$@*/\\<>[\]{}#~|]+/gu;
+
+/**
+ * Finds Apertium with both directions of the en–es pair and returns a translator that keeps
+ * one pipeline per direction alive for the life of the process, or null when Apertium or the
+ * pair is missing. Each pipeline is the pair's mode in null-flush form
+ * (`apertium-wblank-mode -z`), every stage unbuffered (`stdbuf -o0`: lttoolbox 3.7's
+ * bilingual lookup does not flush on `\0` by itself), so a query written with a trailing
+ * `\0` comes back as one `\0`-terminated answer in milliseconds, with no process started per
+ * query. Nothing is spawned until the first translation.
+ */
+export function findApertium(options: ApertiumOptions = {}): Translator | null {
+  const path = options.path ?? process.env.PATH ?? "";
+  const apertium = which("apertium", path);
+  const wblank = which("apertium-wblank-mode", path);
+  const stdbuf = which("stdbuf", path);
+  if (!apertium || !wblank || !stdbuf) return null;
+  const modesDir = join(dirname(dirname(realpathSync(apertium))), "share", "apertium", "modes");
+  const scripts = new Map<string, string>();
+  for (const [pair, mode] of Object.entries(MODES)) {
+    if (!mode) continue;
+    const file = join(modesDir, `${mode}.mode`);
+    if (!existsSync(file)) return null;
+    let pipeline: string;
+    try {
+      pipeline = execFileSync(wblank, ["-z", file], {
+        encoding: "utf8",
+        env: { PATH: path },
+        timeout: 10_000,
+      }).trim();
+    } catch {
+      return null;
+    }
+    if (pipeline === "") return null;
+    // Each stage of `a | b | c` runs unbuffered; the mode's $1/$2 are lt-proc's and the
+    // tagger's options: -n (no unknown-word marks), none.
+    scripts.set(
+      pair,
+      pipeline
+        .split(" | ")
+        .map((stage) => `${stdbuf} -o0 ${stage}`)
+        .join(" | "),
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const pipes = new Map(
+    [...scripts].map(([pair, script]) => [pair, new Pipeline(script, path, timeoutMs)]),
+  );
+  let failures = 0;
+  return {
+    async translate(text, from, to) {
+      const pipe = pipes.get(`${from}-${to}`);
+      const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
+      if (!pipe || clean === "") return null;
+      try {
+        const out = (await pipe.translate(clean)).replace(/\s+/g, " ").trim();
+        failures = 0;
+        return out === "" ? null : out;
+      } catch {
+        failures++;
+        return null;
+      }
+    },
+    status: () => ({
+      status: failures === 0 ? "ok" : "failing",
+      pairs: [...pipes.keys()],
+      consecutive_failures: failures,
+    }),
+    async warm() {
+      await Promise.all([
+        this.translate("search", "en", "es"),
+        this.translate("búsqueda", "es", "en"),
+      ]);
+    },
+    async close() {
+      await Promise.all([...pipes.values()].map((p) => p.close()));
+    },
+  };
+}
+
+function which(command: string, path: string): string | null {
+  for (const dir of path.split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = join(dir, command);
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+const START_GRACE_MS = 15_000;
+
+interface Pending {
+  resolve: (text: string) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One long-lived pipeline. Answers come back in the order queries went in, so replies are
+ * matched to a FIFO of pending calls. A timeout or an exit fails whatever is pending and
+ * drops the process (by its own pid); the next call starts a fresh one.
+ */
+class Pipeline {
+  private child: ChildProcess | null = null;
+  private pending: Pending[] = [];
+  private buffer = "";
+  private closed = false;
+
+  constructor(
+    private readonly script: string,
+    private readonly path: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  translate(text: string): Promise<string> {
+    if (this.closed) return Promise.reject(new Error("translator closed"));
+    // A fresh pipeline loads its dictionaries first (about a second, more on a busy host).
+    const allowed = this.timeoutMs + (this.child ? 0 : START_GRACE_MS);
+    const child = this.child ?? this.start();
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => this.fail(new Error("translation timed out")), allowed);
+      this.pending.push({ resolve, reject, timer });
+      child.stdin?.write(`${text}\0`);
+    });
+  }
+
+  private start(): ChildProcess {
+    const child = spawn("bash", ["-c", this.script, "apertium", "-n", ""], {
+      env: { PATH: this.path, LC_ALL: "C.UTF-8" },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    this.child = child;
+    this.buffer = "";
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (data: string) => {
+      this.buffer += data;
+      let end = this.buffer.indexOf("\0");
+      while (end >= 0) {
+        const answer = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 1);
+        const next = this.pending.shift();
+        if (next) {
+          clearTimeout(next.timer);
+          next.resolve(answer);
+        }
+        end = this.buffer.indexOf("\0");
+      }
+    });
+    child.stdin?.on("error", () => {});
+    child.on("error", () => this.fail(new Error("apertium could not start"), child));
+    child.on("exit", () => this.fail(new Error("apertium exited"), child));
+    return child;
+  }
+
+  private fail(error: Error, which: ChildProcess | null = this.child): void {
+    if (which !== this.child) return;
+    const child = this.child;
+    this.child = null;
+    for (const p of this.pending.splice(0)) {
+      clearTimeout(p.timer);
+      p.reject(error);
+    }
+    if (child && child.exitCode === null && child.pid) {
+      // The pipeline is bash's process group of stages: end bash; its stages see EOF.
+      child.stdin?.end();
+      child.kill();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    this.fail(new Error("translator closed"));
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+  }
+}
