@@ -166,8 +166,11 @@ describe("routes and methods", () => {
     },
   );
 
-  it("a trailing slash is an unknown route, not a method error", async () => {
-    await problemAt("/api/v1/papers/", 404);
+  it("a trailing slash redirects (308) to the route without it, never a method error", async () => {
+    const res = await t.app.request("/api/v1/papers/");
+    expect(res.status).toBe(308);
+    expect(res.headers.get("location")).toBe("/api/v1/papers");
+    await problemAt("/api/v1/nope/", 404);
   });
 
   it.each([
