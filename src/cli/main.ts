@@ -1,4 +1,7 @@
-/** @module The `quire` command line: serve, import, owners, agents. */
+/**
+ * @module The `quire` command line: serve, import, reindex, owners, agents, migrate, backup,
+ * restore (and help).
+ */
 import { createReadStream, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
