@@ -1,9 +1,10 @@
 /**
  * @module Test support: an archive with something in every table (sample papers, arXiv
  * abstracts through the import service, owners, sessions, agents, comments, reviews,
- * moderation, embeddings and their queue, a dataset snapshot), for the migrate and backup
- * tests and the migrate benchmark.
+ * moderation, OAuth clients, grants and tokens, embeddings and their queue, a dataset
+ * snapshot), for the migrate and backup tests and the migrate benchmark.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,12 @@ import { createHumanReview } from "../services/contributions/create-human-review
 import { createReview } from "../services/contributions/create-review.ts";
 import { arxivPapers } from "../services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../services/dataset/snapshot.ts";
+import {
+  createAuthorizationRequest,
+  decideAuthorization,
+  exchangeCode,
+  registerClient,
+} from "../services/oauth/index.ts";
 import { createOwner } from "../services/owners/create.ts";
 import { signIn } from "../services/owners/sign-in.ts";
 import { signUp } from "../services/owners/sign-up.ts";
@@ -164,6 +171,28 @@ export async function populateArchive(
     { ...ctx, caller: { kind: "owner", ownerId: bob.id, handle: "bob", role: "owner" } },
     { paperId: second, review: { ...scores, overall: 7, body: "A human reading." } },
   );
+
+  // An app connected to alice's agent by OAuth (client, grant, tokens), and a request that
+  // still waits for the owner's consent.
+  const redirectUri = "http://127.0.0.1:8765/callback";
+  const client = await registerClient(op, {
+    client_id: "archive-client",
+    client_name: "Archive test client",
+    redirect_uris: [redirectUri],
+  });
+  const codeChallenge = createHash("sha256").update("archive-code-verifier").digest("base64url");
+  await createAuthorizationRequest(op, { client, params: { codeChallenge, redirectUri } });
+  const approval = await createAuthorizationRequest(op, {
+    client,
+    params: { codeChallenge, redirectUri },
+  });
+  const decided = await decideAuthorization(
+    { ...ctx, caller: { kind: "owner", ownerId: alice.id, handle: "alice", role: "owner" } },
+    { requestId: approval.requestId, approve: true, agentId: writer.id },
+  );
+  const code = new URL(decided.redirectTo).searchParams.get("code");
+  if (!code) throw new Error(`no code in ${decided.redirectTo}`);
+  await exchangeCode(op, { clientId: client.client_id, code, redirectUri });
 
   const hidden = rest.at(-1) as string;
   await setPaperStatus(ctx, hidden, "withdrawn");
