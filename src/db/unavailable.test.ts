@@ -93,7 +93,7 @@ describe("isDatabaseUnavailable", () => {
       expect(res.headers.get("retry-after")).toBe("5");
       const body = (await res.json()) as { detail: string };
       expect(body.detail).toMatch(/busy or unreachable/);
-      expect(test.logs.some((l) => l.msg === "database unavailable" && l.level === 40)).toBe(true);
+      expect(test.logs.some((l) => l.msg === "unavailable" && l.level === 40)).toBe(true);
     } finally {
       await test.close();
     }
