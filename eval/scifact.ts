@@ -27,14 +27,11 @@
  * the screener's 5,000-character limit are split into abstract and body, as an author would;
  * records the screener still rejects are never in the index and count as misses.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
 import { figure, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
@@ -52,11 +49,9 @@ import {
 } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
+import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
 
 const DATA = fileURLToPath(new URL("../../shared/data/beir-scifact/", import.meta.url));
-const ENGINE =
-  process.env.EVAL_ENGINE === "postgres" || process.env.EVAL_DATABASE_URL ? "postgres" : "pglite";
-const ADMIN_URL = process.env.EVAL_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const TUNE = process.argv.includes("--tune");
 const CALIBRATE = process.argv.includes("--calibrate");
 /** Chunks asked of the service for recall@100 (papers have a title chunk and 1-3 abstract chunks). */
@@ -121,32 +116,6 @@ function papersOf(response: SearchResponse, corpusIdOf: Map<string, string>): st
   return out;
 }
 
-async function withDatabase<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  if (ENGINE === "pglite") {
-    const keep = process.env.EVAL_DATA_DIR;
-    const dir = keep ?? mkdtempSync(join(tmpdir(), "quire-scifact-"));
-    try {
-      return await run({ DATA_DIR: dir });
-    } finally {
-      if (!keep) rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  const keep = process.env.EVAL_DATABASE_URL;
-  if (keep) return run({ DATABASE_URL: keep });
-  const name = `quire_eval_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await run({ DATABASE_URL: url.toString() });
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 async function importCorpus(rt: Runtime, corpus: CorpusRecord[]) {
   const corpusIdOf = new Map<string, string>();
   const missed: string[] = [];
@@ -199,22 +168,6 @@ interface ChannelRun {
   channels?: Channel[];
 }
 
-/**
- * fetch with one retry on a network error: between runs the server may close an idle
- * keep-alive socket just as the client reuses it (ECONNRESET), which says nothing about search.
- */
-async function fetchRetrying(url: string): Promise<Response> {
-  try {
-    return await fetch(url);
-  } catch {
-    return fetch(url);
-  }
-}
-
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -235,7 +188,7 @@ async function main(): Promise<void> {
   }
   samples("evaluation queries", evalQueries.length);
 
-  await withDatabase(async (env) => {
+  await withEvalDatabase("scifact", async (env) => {
     const config = loadConfig({
       ...env,
       LOG_LEVEL: "silent",

@@ -115,6 +115,33 @@ describe("cross-lingual search", () => {
     expect(translator.status()).toMatchObject({ status: "ok", pairs: ["en-es", "es-en"] });
   });
 
+  it("keeps the last word of a query (the pipeline once dropped it)", async () => {
+    expect(await translator.translate("modelos 3D y 2D", "es", "en")).toMatch(/2D$/);
+    expect(await translator.translate("vistas 2D de modelos", "en", "es")).toMatch(/modelos$/);
+    // The full stop sent after the query is taken off; the query's own words are not.
+    expect(await translator.translate("cuencas de montaña", "es", "en")).not.toMatch(/\.$/);
+  });
+
+  it("searches a Spanish query's English translation instead of its Spanish words stemmed as English", async () => {
+    const variants = await queryVariants(anonymous(true), "cuencas de montaña");
+    expect(
+      variants.some((v) => v.configs.includes("english") && v.text === "cuencas de montaña"),
+    ).toBe(false);
+    expect(variants).toContainEqual({
+      text: "cuencas de montaña",
+      configs: ["spanish"],
+      language: "es",
+    });
+    const english = variants.find((v) => v.language === "en");
+    expect(english?.configs).toEqual(["english"]);
+    expect(english?.text.toLowerCase()).toMatch(/basins|watersheds/);
+    // An English query keeps its own English analysis, for papers in every language.
+    expect((await queryVariants(anonymous(true), "curve number"))[0]).toEqual({
+      text: "curve number",
+      configs: ["english"],
+    });
+  });
+
   it("is reported by readiness and /llms.txt", async () => {
     const ready = await checkReadiness(anonymous(true), { draining: () => false });
     expect(ready.checks.cross_lingual).toMatchObject({

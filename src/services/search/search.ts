@@ -63,9 +63,11 @@ const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english"];
 /**
  * The wordings a query is searched in: as typed, and, when a translator is configured, its
  * English and Spanish translations (each analysed in its own language) where they differ
- * from it. A query's language is not guessed: translating "curve number" es→en changes
- * nothing and is dropped, en→es gives "número de curva". A translation that fails or times
- * out is left out, so search degrades to the query as typed, never to an error.
+ * from it. A query's language is not guessed up front; the translations tell: translating
+ * "curve number" es→en changes nothing and is dropped, en→es gives "número de curva"; when
+ * es→en changes most of a query, it was Spanish, and its English translation replaces the
+ * English analysis of its Spanish words. A translation that fails or times out is left out,
+ * so search degrades to the query as typed, never to an error.
  */
 export async function queryVariants(ctx: ServiceContext, query: string): Promise<QueryVariant[]> {
   // The query as typed is analysed in every language the index knows, each analysis ranking
@@ -97,6 +99,12 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     if (kept >= UNCHANGED_SHARE * words.length) continue;
     seen.add(folded(text));
     variants.push({ text, configs: [config], language });
+    // The query was Spanish (its English translation changed most of it): its words under
+    // English stemming match English papers only by accident (a shared "3D", a loanword)
+    // and outrank the translation's real matches; the Spanish analysis and the English
+    // translation cover both languages (Spanish queries for English papers, eval:arxiv:
+    // MRR@10 0.672 with it, 0.739 without; English queries unchanged).
+    if (language === "en") variants.splice(0, 1);
   }
   return variants;
 }

@@ -47,6 +47,10 @@ export interface ApertiumOptions {
   timeoutMs?: number;
 }
 
+/** The sentence end sent after every query, and how it comes back. */
+const END = ".";
+const END_OF_ANSWER = /\s*\.$/;
+
 /** Characters of Apertium's stream format (and controls): never sent, replaced by spaces. */
 const STREAM_SYNTAX = /[\p{Cc}^$@*/\\<>[\]{}#~|]+/gu;
 
@@ -103,7 +107,13 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
       const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
       if (!pipe || clean === "") return null;
       try {
-        const out = (await pipe.translate(clean)).replace(/\s+/g, " ").trim();
+        // In null-flush mode the pipeline drops the tail of the last word unless a
+        // punctuation token follows it ("modelos 3D y 2D" came back as "Models 3D and 2"):
+        // a full stop is sent after the query and taken off the answer.
+        const out = (await pipe.translate(`${clean} ${END}`))
+          .replace(/\s+/g, " ")
+          .trim()
+          .replace(END_OF_ANSWER, "");
         failures = 0;
         return out === "" ? null : out;
       } catch {

@@ -1,0 +1,293 @@
+/**
+ * @module arXiv search evaluation: known-item queries in English and in Spanish (for English
+ * papers: cross-lingual retrieval) and paraphrase queries worded far from their paper, asked
+ * of the real search endpoint over the 6,925 arXiv abstracts of ../shared/data. The query
+ * sets and how they were made: eval/sets/README.md.
+ *
+ *   npm run eval:arxiv                    # PGlite in a temporary directory
+ *   EVAL_ENGINE=postgres npm run eval:arxiv
+ *   npm run eval:arxiv -- --smoke         # 5 queries per set over their papers + 40 others (CI)
+ *
+ * Environment: as eval:scifact (eval/lib/database.ts): EVAL_ENGINE, EVAL_DATA_DIR,
+ * EVAL_DATABASE_URL (a rerun on a kept database reuses its import), EVAL_ADMIN_URL.
+ * CROSS_LINGUAL=off runs without Apertium even where it is installed.
+ *
+ * Every query goes through GET /api/v1/search/semantic over HTTP (an in-process server on
+ * port 0) with limit=20 passages; passages are grouped by paper at the rank of their best
+ * one, as the site shows them. Spanish queries run twice in the same process: with the
+ * translator the runtime found (Apertium) and without one, so the lift is measured, not
+ * assumed. Rate limits: the in-process store with every quota raised (printed); each query
+ * still draws.
+ */
+import { readFileSync } from "node:fs";
+import { type ServerType, serve } from "@hono/node-server";
+import { sql } from "drizzle-orm";
+import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
+import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
+import { buildApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { rowsOf } from "../src/db/sql.ts";
+import { createLogger } from "../src/logger.ts";
+import { openRuntime, type Runtime } from "../src/runtime.ts";
+import type { ServiceContext } from "../src/services/context.ts";
+import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
+import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
+import type { SearchResponse } from "../src/services/search/schemas.ts";
+import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
+
+const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
+const SETS = new URL("./sets/", import.meta.url);
+/** The paraphrase set's rule: at most this many English stems shared with title + abstract. */
+const MAX_SHARED_STEMS = 2;
+
+interface Item {
+  paper: string;
+  query: string;
+}
+
+/** A TSV query set: header line, then one row per query; `columns` picks the query column. */
+function readSet(file: string, column: string): Item[] {
+  const [header, ...rows] = readFileSync(new URL(file, SETS), "utf8").trimEnd().split("\n");
+  const names = header!.split("\t");
+  const at = names.indexOf(column);
+  if (at < 1) throw new Error(`${file}: no column ${column}`);
+  return rows.map((row, i) => {
+    const cells = row.split("\t");
+    if (cells.length !== names.length || !cells[0] || !cells[at]) {
+      throw new Error(`${file} line ${i + 2}: expected ${names.length} tab-separated cells`);
+    }
+    return { paper: cells[0], query: cells[at]! };
+  });
+}
+
+/** Distinct papers of a response, each at the rank of its best passage. */
+function papersOf(response: SearchResponse): string[] {
+  return [...new Set(response.results.map((r) => r.paper_id))];
+}
+
+/** 1/rank of the paper among the first 10 papers, 0 when it is not there. */
+function reciprocalRankAt10(ranked: string[], paper: string): number {
+  const at = ranked.slice(0, 10).indexOf(paper);
+  return at < 0 ? 0 : 1 / (at + 1);
+}
+
+/**
+ * The English stems a query shares with its paper's title and abstract, by PostgreSQL's own
+ * analysis (the rule eval/sets/README.md states).
+ */
+async function sharedStems(rt: Runtime, query: string, paper: BulkPaper): Promise<string[]> {
+  const [row] = await rowsOf<{ shared: string[] }>(
+    rt.database.db,
+    sql`select array(select unnest(tsvector_to_array(to_tsvector('english', ${query})))
+                     intersect
+                     select unnest(tsvector_to_array(to_tsvector('english', ${`${paper.title} ${paper.abstract}`}))))
+               as shared`,
+  );
+  return row?.shared ?? [];
+}
+
+interface Run {
+  name: string;
+  items: Item[];
+  mode?: "lexical" | "hybrid";
+  translator: boolean;
+  metric: "MRR@10" | "R@10";
+  target: number | null;
+  /** Turns the query into what is sent (a reference run translates it first). */
+  prepare?: (query: string) => Promise<string>;
+}
+
+async function main(): Promise<void> {
+  let knownEn = readSet("arxiv-known-item.tsv", "query_en");
+  let knownEs = readSet("arxiv-known-item.tsv", "query_es");
+  let paraphrase = readSet("arxiv-paraphrase.tsv", "query");
+  if (SMOKE) {
+    knownEn = knownEn.slice(0, 5);
+    knownEs = knownEs.slice(0, 5);
+    paraphrase = paraphrase.slice(0, 5);
+  }
+  const wanted = new Set([...knownEn, ...paraphrase].map((i) => i.paper));
+  const all = [...arxivPapers(ARXIV)];
+  const byId = new Map(all.map((p) => [p.id, p]));
+  for (const id of wanted) if (!byId.has(id)) throw new Error(`paper ${id} is not in the sample`);
+  const corpus = orSmoke(
+    all,
+    all.filter((p, i) => wanted.has(p.id) || i < 40),
+  );
+
+  await withEvalDatabase("arxiv", async (env) => {
+    const config = loadConfig({ ...env, LOG_LEVEL: "silent", SEED_SAMPLES: "false", PORT: "0" });
+    const rt = await openRuntime(config, createLogger("silent"), { rateLimits: false });
+    rt.services.rateLimits = raisedMemoryLimits();
+    const translator = rt.services.translator;
+    try {
+      log(raisedLine());
+      log(
+        `arXiv sample on ${rt.database.kind} (${rt.database.location}); ${corpus.length} abstracts; ` +
+          `translator: ${translator ? "Apertium en-es" : "none (cross-lingual search is off)"}`,
+      );
+
+      for (const item of paraphrase) {
+        const shared = await sharedStems(rt, item.query, byId.get(item.paper)!);
+        if (shared.length > MAX_SHARED_STEMS) {
+          throw new Error(
+            `paraphrase query for ${item.paper} shares ${shared.length} stems (${shared.join(", ")}) with its paper; the set allows ${MAX_SHARED_STEMS}`,
+          );
+        }
+      }
+
+      const [existing] = await rowsOf<{ n: number }>(
+        rt.database.db,
+        sql`select count(*)::int as n from papers`,
+      );
+      if (Number(existing?.n ?? 0) === 0) {
+        let started = performance.now();
+        const loaded = await bulkLoadPapers(rt.services, corpus, { count: corpus.length });
+        log(
+          `loaded ${loaded.loaded} papers (${loaded.skipped} refused by the screener) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        );
+        started = performance.now();
+        const built = await rebuildSearchIndex(rt.services);
+        log(
+          `indexed ${built.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        );
+        await rt.database.db.execute(sql`analyze`);
+      } else {
+        log(`reusing the ${existing?.n} papers already in this database`);
+      }
+
+      const runs: Run[] = [
+        {
+          name: "English known-item",
+          items: knownEn,
+          translator: true,
+          metric: "MRR@10",
+          target: 0.97,
+        },
+        {
+          name: "Spanish queries, English papers",
+          items: knownEs,
+          translator: true,
+          metric: "MRR@10",
+          target: translator ? 0.9 : null,
+        },
+        ...(translator
+          ? [
+              {
+                name: "reference: Spanish queries sent as Apertium's English",
+                items: knownEs,
+                translator: false,
+                metric: "MRR@10" as const,
+                target: null,
+                prepare: async (q: string) => (await translator.translate(q, "es", "en")) ?? q,
+              },
+            ]
+          : []),
+        {
+          name: "Spanish queries, English papers, no translator",
+          items: knownEs,
+          translator: false,
+          metric: "MRR@10",
+          target: null,
+        },
+        {
+          name: "paraphrase (hybrid, the default)",
+          items: paraphrase,
+          translator: true,
+          metric: "R@10",
+          target: 0.3,
+        },
+        {
+          name: "paraphrase (lexical)",
+          items: paraphrase,
+          mode: "lexical",
+          translator: true,
+          metric: "R@10",
+          target: null,
+        },
+      ];
+      const rows = await evaluate(rt, config.BASE_URL, runs);
+      process.stdout.write(
+        [
+          "",
+          `arXiv sample: ${corpus.length} abstracts, engine ${rt.database.kind}, translator ${translator ? "Apertium en-es" : "none"}`,
+          "",
+          "| query set | queries | metric | value | target | p50 / p95 per query |",
+          "|---|---|---|---|---|---|",
+          ...rows,
+          "",
+          "Latency is wall time per query in this process: indicative only.",
+          "",
+        ].join("\n"),
+      );
+    } finally {
+      await rt.close();
+    }
+  });
+}
+
+/** An in-process server over `services` on an ephemeral port; closed after `use`. */
+async function withServer<T>(
+  rt: Runtime,
+  services: ServiceContext,
+  baseUrl: string,
+  use: (base: string) => Promise<T>,
+): Promise<T> {
+  const app = buildApp({ services, logger: rt.logger, baseUrl, trustProxy: [] });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const address = server.address();
+  try {
+    return await use(
+      `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    );
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<string[]> {
+  const table: string[] = [];
+  for (const run of runs) {
+    // The app copies its services when it is built: one app per translator setting.
+    const services = {
+      ...rt.services,
+      translator: run.translator ? rt.services.translator : undefined,
+    };
+    await withServer(rt, services, baseUrl, async (base) => {
+      let total = 0;
+      const ms: number[] = [];
+      const misses: string[] = [];
+      for (const item of run.items) {
+        const query = run.prepare ? await run.prepare(item.query) : item.query;
+        const mode = run.mode ? `&mode=${run.mode}` : "";
+        const url = `${base}/api/v1/search/semantic?q=${encodeURIComponent(query)}&limit=20${mode}`;
+        const started = performance.now();
+        const res = await fetchRetrying(url);
+        if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+        const ranked = papersOf((await res.json()) as SearchResponse);
+        ms.push(performance.now() - started);
+        const rr = reciprocalRankAt10(ranked, item.paper);
+        total += run.metric === "MRR@10" ? rr : rr > 0 ? 1 : 0;
+        if (rr === 0) misses.push(`${item.paper} "${query}"`);
+      }
+      const n = samples(`${run.name} queries`, run.items.length);
+      const value = figure(`${run.name} ${run.metric}`, total / n);
+      const sorted = [...ms].sort((a, b) => a - b);
+      const at = (p: number) => sorted[Math.min(n - 1, Math.floor((p / 100) * n))] ?? 0;
+      const target =
+        run.target === null
+          ? ""
+          : `≥ ${run.target.toFixed(2)} ${value >= run.target ? "met" : "NOT met"}`;
+      table.push(
+        `| ${run.name} | ${n} | ${run.metric} | ${value.toFixed(3)} | ${target} | ${at(50).toFixed(0)} / ${at(95).toFixed(0)} ms |`,
+      );
+      log(`${run.name}: ${run.metric} ${value.toFixed(4)}; not in the top 10: ${misses.length}`);
+      for (const miss of misses) log(`  miss: ${miss}`);
+    });
+  }
+  return table;
+}
+
+await main();
