@@ -109,7 +109,9 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   return variants;
 }
 
+/** The search language of a paper's detected language; unknown ("und") is analysed as English. */
 function languageOf(language: string | undefined): SearchLanguage | "other" {
+  if (language === "und") return "en";
   return language === "en" || language === "es" ? language : "other";
 }
 
