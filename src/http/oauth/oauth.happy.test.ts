@@ -6,30 +6,22 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeAgent, publishPaper } from "../../testing/factories.ts";
 import { rpc, type ServedApp, textOf } from "../../testing/mcp.ts";
-import { consent, MemoryOAuthClient, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import {
+  consent,
+  INITIALIZE as initialize,
+  MemoryOAuthClient,
+  ownerOverHttp,
+  useOAuthApp,
+} from "../../testing/oauth.ts";
 
+const app = useOAuthApp();
 let served: ServedApp;
-
-beforeAll(async () => {
-  served = await serveOAuthApp();
+beforeAll(() => {
+  served = app();
 });
-afterAll(async () => {
-  await served?.close();
-});
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-};
 
 describe("OAuth metadata", () => {
   it("names Quire as the authorization server of /mcp, with PKCE S256 and public clients only", async () => {
