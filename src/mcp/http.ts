@@ -4,11 +4,11 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
-import { authenticateAgent } from "../services/agents/authenticate.ts";
+import { authenticateAgent } from "../services/agents/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
 import { AGENT_SCOPE } from "../services/oauth/index.ts";
-import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
+import { enforceRateLimit } from "../services/ratelimit/index.ts";
 import { AGENT_TOOLS, buildMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
