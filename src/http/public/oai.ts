@@ -2,7 +2,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { respondOai } from "../../services/feeds/oai.ts";
+import { respondOai } from "../../services/feeds/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 
