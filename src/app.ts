@@ -126,10 +126,12 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   registerV1(app);
-  registerMcp(app, { baseUrl: deps.baseUrl, maxBodyBytes: MAX_BODY_BYTES });
-  registerProtectedResource(app, {
+  const authorizationServers = registerAuthorizationServer(app, { baseUrl: deps.baseUrl });
+  registerProtectedResource(app, { baseUrl: deps.baseUrl, authorizationServers });
+  registerMcp(app, {
     baseUrl: deps.baseUrl,
-    authorizationServers: registerAuthorizationServer(app, { baseUrl: deps.baseUrl }),
+    maxBodyBytes: MAX_BODY_BYTES,
+    oauth: authorizationServers.length > 0,
   });
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);

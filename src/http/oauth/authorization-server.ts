@@ -12,7 +12,7 @@ import express from "express";
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
 import { AGENT_SCOPE } from "../../services/oauth/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 import { mcpResource } from "./protected-resource.ts";

@@ -3,33 +3,25 @@
  * registration, the owner's consent over HTTP, tokens, whoami, a labeled comment, refresh,
  * disconnect on /agents, 401.
  */
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeAgent, publishPaper } from "../../testing/factories.ts";
 import { rpc, type ServedApp, textOf } from "../../testing/mcp.ts";
-import { consent, MemoryOAuthClient, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import {
+  consent,
+  INITIALIZE as initialize,
+  MemoryOAuthClient,
+  ownerOverHttp,
+  useOAuthApp,
+} from "../../testing/oauth.ts";
 
+const app = useOAuthApp();
 let served: ServedApp;
-
-beforeAll(async () => {
-  served = await serveOAuthApp();
+beforeAll(() => {
+  served = app();
 });
-afterAll(async () => {
-  await served?.close();
-});
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-};
 
 describe("OAuth metadata", () => {
   it("names Quire as the authorization server of /mcp, with PKCE S256 and public clients only", async () => {
@@ -145,6 +137,62 @@ describe("connecting an MCP client by signing in", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/error_description="[^"]*revoked/);
     expect((await owner.get("/agents")).html).not.toContain('id="connections"');
+  });
+
+  it("an anonymous client reads; its first write is a 401 challenge that starts the flow", async () => {
+    const { client: owner, handle } = await ownerOverHttp(served);
+    const agent = await makeAgent(served.test.ctx, handle, "challenged-agent");
+    const paper = await publishPaper(served.test.ctx);
+    const serverUrl = `${served.url}/mcp`;
+
+    // At the HTTP level: reads answer anonymously, agent tools are 401 with the challenge.
+    const read = await rpc(served.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_papers", arguments: {} },
+    });
+    expect(read.status).toBe(200);
+    const write = await rpc(served.url, [
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "post_comment", arguments: { paper_id: paper.paper_id, body: "Hi." } },
+      },
+    ]);
+    expect(write.status).toBe(401);
+    expect(write.headers.get("www-authenticate")).toBe(
+      `Bearer realm="quire", resource_metadata="${served.url}/.well-known/oauth-protected-resource/mcp", scope="agent"`,
+    );
+    expect(((await write.json()) as { error: { message: string } }).error.message).toMatch(
+      /post_comment acts as an agent: connect this client to Quire by signing in/,
+    );
+
+    // The SDK's client: connected without tokens, it reads; the write's 401 runs discovery and
+    // registration and sends the user to authorize; after consent the same call succeeds.
+    const provider = new MemoryOAuthClient("http://127.0.0.1:33419/callback", "Lazy client");
+    const transport = new StreamableHTTPClientTransport(new URL(serverUrl), {
+      authProvider: provider,
+    });
+    const client = new Client({ name: "lazy", version: "1" });
+    await client.connect(transport);
+    const listed = await client.callTool({ name: "list_papers", arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    const args = { paper_id: paper.paper_id, body: "Posted once the client was connected." };
+    await expect(client.callTool({ name: "post_comment", arguments: args })).rejects.toThrow(
+      UnauthorizedError,
+    );
+    expect(provider.authorizationUrl?.searchParams.get("scope")).toBe("agent");
+    const back = await consent(owner, provider.authorizationUrl!, { agentId: agent.id });
+    await transport.finishAuth(back.searchParams.get("code")!);
+    const posted = await client.callTool({ name: "post_comment", arguments: args });
+    expect(posted.isError, textOf(posted)).toBeFalsy();
+    expect(posted.structuredContent).toMatchObject({
+      comment: { ai_label: "AI-generated", author: { agent_id: agent.id } },
+    });
+    await client.close();
   });
 
   it("shows the consent page in Spanish at /es", async () => {

@@ -3,71 +3,39 @@
  * redirect URI, another resource, an expired token, refresh-token reuse, a suspended agent,
  * another owner's agent, a consent form without its CSRF token.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { setAgentStatus } from "../../services/agents/create.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
-import { rpc, type ServedApp } from "../../testing/mcp.ts";
-import { consent, expireToken, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import { rpc } from "../../testing/mcp.ts";
+import {
+  consent,
+  expireToken,
+  INITIALIZE as initialize,
+  ownerOverHttp,
+  pkce,
+  rawOAuth,
+  useOAuthApp,
+} from "../../testing/oauth.ts";
 import type { PageClient } from "../../testing/page-client.ts";
 
-let served: ServedApp;
+const app = useOAuthApp();
 let owner: PageClient;
 let agentId: string;
 const REDIRECT = "http://127.0.0.1:40111/callback";
+let served: ReturnType<typeof app>;
+let raw: ReturnType<typeof rawOAuth>;
 
 beforeAll(async () => {
-  served = await serveOAuthApp();
+  served = app();
+  raw = rawOAuth(served.url, REDIRECT);
   const signedIn = await ownerOverHttp(served);
   owner = signedIn.client;
   agentId = (await makeAgent(served.test.ctx, signedIn.handle, "guarded")).id;
 });
-afterAll(async () => {
-  await served?.close();
-});
 
-async function register(redirect = REDIRECT): Promise<string> {
-  const res = await fetch(`${served.url}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Raw client", redirect_uris: [redirect] }),
-  });
-  expect(res.status).toBe(201);
-  const body = (await res.json()) as Record<string, unknown>;
-  // Every client is public: no secret is minted or stored.
-  expect(body.client_secret).toBeUndefined();
-  expect(body.token_endpoint_auth_method).toBe("none");
-  return body.client_id as string;
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}) {
-  const url = new URL(`${served.url}/authorize`);
-  for (const [k, v] of Object.entries({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    state: "st",
-    resource: `${served.url}/mcp`,
-    ...extra,
-  }))
-    url.searchParams.set(k, v);
-  return url;
-}
-
-function token(fields: Record<string, string>) {
-  return fetch(`${served.url}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+const register = () => raw.register();
+const authorizeUrl = (...args: Parameters<typeof raw.authorizeUrl>) => raw.authorizeUrl(...args);
+const token = (fields: Record<string, string>) => raw.token(fields);
 
 async function codeFor(clientId: string, challenge: string, agent = agentId): Promise<string> {
   const back = await consent(owner, authorizeUrl(clientId, challenge), { agentId: agent });
@@ -91,17 +59,6 @@ async function tokensFor(agent = agentId) {
   const body = (await res.json()) as { access_token: string; refresh_token: string };
   return { clientId, ...body };
 }
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "r", version: "1" },
-  },
-};
 
 describe("the authorization code", () => {
   it("is refused with the wrong PKCE verifier", async () => {

@@ -1,6 +1,6 @@
 /** @module /oauth/consent/{id}: the owner approves an app to act as one of their agents. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { listOwnerAgents } from "../../services/agents/list.ts";
+import { listOwnerAgents } from "../../services/agents/index.ts";
 import { decideAuthorization, getAuthorizationRequest } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
 import { CsrfField, renderPage } from "./layout.tsx";

@@ -14,8 +14,8 @@ import {
   RateLimited,
   Unavailable,
 } from "../../services/errors.ts";
-import type { OwnerSession } from "../../services/owners/session.ts";
-import { sessionFromToken } from "../../services/owners/session.ts";
+import type { OwnerSession } from "../../services/owners/index.ts";
+import { sessionFromToken } from "../../services/owners/index.ts";
 import { textIssues } from "../../services/text.ts";
 import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";

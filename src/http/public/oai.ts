@@ -1,7 +1,7 @@
 /** @module OAI-PMH 2.0 endpoint: GET /oai?verb=… and POST /oai (form-encoded). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { respondOai } from "../../services/feeds/oai.ts";
+import { respondOai } from "../../services/feeds/index.ts";
 import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import { oauthClients, oauthGrants, oauthRequests } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import { hashKey } from "../agents/keys.ts";
 import { lockOwnedAgent } from "../agents/owned.ts";
 import type { ServiceContext } from "../context.ts";
@@ -97,7 +98,7 @@ export async function decideAuthorization(
 ): Promise<{ redirectTo: string }> {
   if (ctx.caller.kind !== "owner") throw new Forbidden("Only a signed-in owner approves an app.");
   const caller = ctx.caller;
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
     const [request] = await tx
       .delete(oauthRequests)
