@@ -126,7 +126,10 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   registerV1(app);
-  const authorizationServers = registerAuthorizationServer(app, { baseUrl: deps.baseUrl });
+  const authorizationServers = registerAuthorizationServer(app, {
+    baseUrl: deps.baseUrl,
+    clientMetadataDocuments: deps.services.clientMetadata !== undefined,
+  });
   registerProtectedResource(app, { baseUrl: deps.baseUrl, authorizationServers });
   registerMcp(app, {
     baseUrl: deps.baseUrl,
