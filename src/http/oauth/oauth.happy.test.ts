@@ -14,6 +14,9 @@ import {
   INITIALIZE as initialize,
   MemoryOAuthClient,
   ownerOverHttp,
+  pkce,
+  rawOAuth,
+  serveClientMetadata,
   useOAuthApp,
 } from "../../testing/oauth.ts";
 
@@ -43,7 +46,56 @@ describe("OAuth metadata", () => {
       code_challenge_methods_supported: ["S256"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       token_endpoint_auth_methods_supported: ["none"],
+      client_id_metadata_document_supported: true,
     });
+  });
+});
+
+describe("a client identified by its metadata document (CIMD)", () => {
+  it("is fetched once, shown by name on consent, and gets a token for the chosen agent", async () => {
+    const site = await serveClientMetadata();
+    try {
+      const { client: owner, handle } = await ownerOverHttp(served);
+      const agent = await makeAgent(served.test.ctx, handle, "cimd-agent");
+      const redirect = "http://127.0.0.1:33420/callback";
+      const clientId = site.put("/oauth/client.json", {
+        client_name: "Metadata client",
+        redirect_uris: [redirect],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      });
+      const raw = rawOAuth(served.url, redirect);
+      const { verifier, challenge } = pkce();
+      const url = raw.authorizeUrl(clientId, challenge);
+      const start = await owner.get(`${url.pathname}${url.search}`);
+      expect(start.status, start.html).toBe(302);
+      const page = await owner.get(new URL(start.location!, served.url).pathname);
+      expect(page.html).toContain("Metadata client");
+      expect(page.html).toContain(`id="client-id-host">127.0.0.1:`);
+
+      const back = await consent(owner, url, { agentId: agent.id });
+      const code = back.searchParams.get("code")!;
+      const res = await raw.token({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirect,
+      });
+      expect(res.status).toBe(200);
+      const { access_token } = (await res.json()) as { access_token: string };
+      const who = await rpc(
+        served.url,
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } },
+        { authorization: `Bearer ${access_token}` },
+      );
+      expect(await who.text()).toContain(agent.id);
+      // Authorize, consent (twice) and token: one fetch, then this instance's cache.
+      expect(site.requests).toEqual(["/oauth/client.json"]);
+    } finally {
+      await site.close();
+    }
   });
 });
 
