@@ -1,6 +1,6 @@
 /**
  * @module The hot reads (paper detail, list page, context) as one hand-written statement
- * each, prepared by name on PostgreSQL, the same text on PGlite (docs/adr/0021).
+ * each, prepared by name on PostgreSQL, the same text on PGlite (docs/adr/0022).
  */
 import type { Db } from "../../db/client.ts";
 import type { PaperStatus } from "../../db/schema/index.ts";
