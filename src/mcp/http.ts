@@ -1,7 +1,7 @@
 /** @module POST /mcp: Streamable HTTP, stateless, in Hono; JSON-RPC errors on this channel. */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { limitBody } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
 import { authenticateAgent } from "../services/agents/index.ts";
@@ -56,7 +56,7 @@ export function registerMcp(
     return next();
   });
 
-  const limitBody = bodyLimit({
+  const capBody = limitBody({
     maxSize: options.maxBodyBytes,
     onError: () =>
       rpcError(
@@ -66,7 +66,7 @@ export function registerMcp(
       ),
   });
 
-  app.post(MCP_PATH, limitBody, async (c) => {
+  app.post(MCP_PATH, capBody, async (c) => {
     try {
       return await handle(c, options.baseUrl, options.oauth ?? false);
     } catch (error) {
