@@ -1,4 +1,6 @@
 /** @module Test support for reader reports: a paper with a comment and an AI review to report. */
+import { count } from "drizzle-orm";
+import { reports } from "../db/schema/index.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
 import { createReview } from "../services/contributions/create-review.ts";
@@ -43,4 +45,10 @@ export async function reportablePaper(
     reviewId: review.body.review.id,
     agentId: agent.id,
   };
+}
+
+/** How many reports are stored: a refused report stores none. */
+export async function reportCount(ctx: ServiceContext): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(reports);
+  return Number(row?.n ?? 0);
 }
