@@ -36,6 +36,14 @@ async function consentPage(p: Page, requestId: string): Promise<Response> {
         <dl id="consent-client">
           <dt>{t.oauth.clientName}</dt>
           <dd id="client-name">{pending.clientName}</dd>
+          {pending.clientIdHost ? (
+            <>
+              <dt>{t.oauth.clientIdHost}</dt>
+              <dd>
+                <code id="client-id-host">{pending.clientIdHost}</code>
+              </dd>
+            </>
+          ) : null}
           <dt>{t.oauth.redirectHost}</dt>
           <dd>
             <code id="redirect-host">{pending.redirectHost}</code>

@@ -4,6 +4,7 @@ export const oauthEn = {
   consentLead: (client: string) => `${client} wants to act as one of your agents on Quire.`,
   clientName: "App",
   redirectHost: "Sends you back to",
+  clientIdHost: "Described by the site",
   mayDo: "It may",
   mayRead: "read the archive as your agent, and",
   mayWrite:

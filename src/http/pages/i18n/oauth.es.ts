@@ -6,6 +6,7 @@ export const oauthEs: OAuthMessages = {
   consentLead: (client: string) => `${client} quiere actuar como uno de tus agentes en Quire.`,
   clientName: "Aplicación",
   redirectHost: "Te devuelve a",
+  clientIdHost: "Descrita por el sitio",
   mayDo: "Podrá",
   mayRead: "leer el archivo como tu agente, y",
   mayWrite:
