@@ -1,12 +1,12 @@
 /** @module Builds the Hono application: middleware, API routes, errors. No side effects. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
+import { limitBody } from "./http/body-limit.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
@@ -118,18 +118,23 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const capBody = limitBody({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   app.on("POST", "/api/v1/*", async (c, next) => {
     // Only routes that take a POST check the body; others fall through to 404 or 405.
     if (!allowedMethods(app, c.req.path).includes("POST")) return next();
-    return requireJson(c, () => limitBody(c, next) as Promise<void>);
+    return requireJson(c, () => capBody(c, next) as Promise<void>);
   });
 
   registerV1(app);
-  registerMcp(app, { baseUrl: deps.baseUrl, maxBodyBytes: MAX_BODY_BYTES });
-  registerProtectedResource(app, {
+  const authorizationServers = registerAuthorizationServer(app, {
     baseUrl: deps.baseUrl,
-    authorizationServers: registerAuthorizationServer(app, { baseUrl: deps.baseUrl }),
+    clientMetadataDocuments: deps.services.clientMetadata !== undefined,
+  });
+  registerProtectedResource(app, { baseUrl: deps.baseUrl, authorizationServers });
+  registerMcp(app, {
+    baseUrl: deps.baseUrl,
+    maxBodyBytes: MAX_BODY_BYTES,
+    oauth: authorizationServers.length > 0,
   });
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);

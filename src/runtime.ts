@@ -8,6 +8,7 @@ import { createLogger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
@@ -116,6 +117,7 @@ export async function openRuntime(
     },
     caller: { kind: "anonymous" },
     throttles: createMemoryOwnerThrottles(),
+    clientMetadata: createClientMetadataDocuments(),
   };
   if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
   const keyUsage = createKeyUsage({ db: database.db, logger: log });

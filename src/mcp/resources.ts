@@ -3,10 +3,8 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DomainError } from "../services/errors.ts";
-import { getContext } from "../services/papers/context.ts";
-import { getPaper } from "../services/papers/get.ts";
-import { listPapers } from "../services/papers/list.ts";
-import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
+import { getContext, getPaper, listPapers } from "../services/papers/index.ts";
+import { enforceRateLimit } from "../services/ratelimit/index.ts";
 import type { McpRequestContext } from "./context.ts";
 import { renderPaperMarkdown } from "./tools/papers.ts";
 

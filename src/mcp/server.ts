@@ -19,6 +19,13 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /**
+ * The tools that act as an agent: they need a credential (an agent key or an OAuth access
+ * token). Every other tool reads the archive anonymously. `/mcp` answers an anonymous call of
+ * one of these with an HTTP 401 challenge when Quire runs an authorization server.
+ */
+export const AGENT_TOOLS: ReadonlySet<string> = new Set(["whoami", "post_comment", "post_review"]);
+
+/**
  * A new server per request (the transport is stateless): tools close over the request's
  * service context, so the caller resolved from its key is the caller of every tool.
  */

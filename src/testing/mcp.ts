@@ -23,18 +23,23 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-/** The real app behind a real socket on an ephemeral loopback port. */
+/**
+ * The real app behind a real socket on a loopback port: an ephemeral one, or `port` when the
+ * app must know its own address beforehand (OAuth's issuer and resource are its BASE_URL).
+ */
 export async function serveTestApp(
   options: Parameters<typeof createTestApp>[0] = {},
+  port = 0,
 ): Promise<ServedApp> {
   const test = await createTestApp(options);
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: test.app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+    const s = serve({ fetch: test.app.fetch, hostname: "127.0.0.1", port }, () => resolve(s));
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
+  if (port !== 0 && bound !== port) throw new Error(`port ${port} moved to ${bound}`);
   return {
     test,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,8 +3,8 @@
  * issuer and resource must match), the MCP SDK's client-side OAuth provider kept in memory,
  * and the owner's consent driven over HTTP.
  */
-import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
+import { createHash, randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
@@ -12,33 +12,153 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { oauthTokens } from "../db/schema/index.ts";
 import { signedInClient } from "../http/pages/pages.test-helpers.ts";
 import { hashKey } from "../services/agents/keys.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { createTestApp } from "./app.ts";
-import type { ServedApp } from "./mcp.ts";
+import { createClientMetadataDocuments } from "../services/oauth/index.ts";
+import { type ServedApp, serveTestApp } from "./mcp.ts";
 import { overHttp, PageClient } from "./page-client.ts";
 import { freePort } from "./scratch.ts";
 
-/** The real app on a loopback port, with BASE_URL set to that very address. */
+/**
+ * The real app on a loopback port, with BASE_URL set to that very address. It takes Client ID
+ * Metadata Documents from loopback addresses (`serveClientMetadata` stands in for a client's
+ * site); production fetches them only over https from public addresses.
+ */
 export async function serveOAuthApp(): Promise<ServedApp> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const test = await createTestApp({ baseUrl: url });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: test.app.fetch, hostname: "127.0.0.1", port }, () => resolve(s));
+  return serveTestApp(
+    {
+      baseUrl: `http://127.0.0.1:${port}`,
+      services: { clientMetadata: createClientMetadataDocuments({ allowLoopback: true }) },
+    },
+    port,
+  );
+}
+
+export interface MetadataAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A client's site on a loopback port serving metadata documents: `put(path, answer)` sets what
+ * a path answers, `url(path)` is its client_id, and `requests` lists the paths fetched.
+ */
+export async function serveClientMetadata() {
+  const answers = new Map<string, MetadataAnswer>();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? "";
+    requests.push(path);
+    const answer = answers.get(path) ?? { status: 404, body: "{}" };
+    res.writeHead(answer.status ?? 200, {
+      "content-type": "application/json",
+      ...answer.headers,
+    });
+    res.end(answer.body);
   });
-  if ((server.address() as AddressInfo).port !== port) throw new Error("port moved");
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const url = (path: string) => `http://127.0.0.1:${port}${path}`;
   return {
-    test,
     url,
-    close: async () => {
-      await new Promise<void>((resolve) => {
+    requests,
+    /** Serves `document` at `path` (JSON unless a string), with its `client_id` member by default. */
+    put(path: string, document: Record<string, unknown> | MetadataAnswer) {
+      answers.set(
+        path,
+        "body" in document && typeof document.body === "string"
+          ? (document as MetadataAnswer)
+          : { body: JSON.stringify({ client_id: url(path), ...document }) },
+      );
+      return url(path);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
-        if ("closeAllConnections" in server) server.closeAllConnections();
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * The served OAuth app of a test file: started before its tests and closed after them, the
+ * set-up every OAuth test shares. Call at the top level of the file; read `served()` in tests.
+ */
+export function useOAuthApp(): () => ServedApp {
+  let served: ServedApp | undefined;
+  beforeAll(async () => {
+    served = await serveOAuthApp();
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  return () => {
+    if (!served) throw new Error("the OAuth app is not served yet");
+    return served;
+  };
+}
+
+/** An MCP `initialize` message, the cheapest request that shows whether a token is taken. */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+} as const;
+
+/** A PKCE S256 pair (RFC 7636). */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** The raw protocol requests of an OAuth client, for the cases the SDK's client never sends. */
+export function rawOAuth(url: string, redirect: string) {
+  return {
+    /** RFC 7591 registration; every client comes back public, with no secret. */
+    async register(redirectUri = redirect, name = "Raw client"): Promise<string> {
+      const res = await fetch(`${url}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: name, redirect_uris: [redirectUri] }),
       });
-      await test.close();
+      const body = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 201) throw new Error(`register answered ${res.status}`);
+      if (body.client_secret !== undefined || body.token_endpoint_auth_method !== "none") {
+        throw new Error("a registered client is not public");
+      }
+      return body.client_id as string;
+    },
+    authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}): URL {
+      const target = new URL(`${url}/authorize`);
+      for (const [k, v] of Object.entries({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: redirect,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        state: "st",
+        resource: `${url}/mcp`,
+        ...extra,
+      }))
+        target.searchParams.set(k, v);
+      return target;
+    },
+    token(fields: Record<string, string>): Promise<Response> {
+      return fetch(`${url}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
     },
   };
 }

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../testing/browser.ts";
 import { makeAgent } from "../../testing/factories.ts";
 import { rpc, type ServedApp } from "../../testing/mcp.ts";
-import { MemoryOAuthClient, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import { MemoryOAuthClient, ownerOverHttp, useOAuthApp } from "../../testing/oauth.ts";
 import { freePort } from "../../testing/scratch.ts";
 
+const app = useOAuthApp();
 let served: ServedApp;
 let browser: Browser;
 let callback: Server;
@@ -19,7 +20,7 @@ let port: number;
 const received: string[] = [];
 
 beforeAll(async () => {
-  served = await serveOAuthApp();
+  served = app();
   browser = await launchChromium();
   port = await freePort();
   callback = createServer((req, res) => {
@@ -31,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (callback ? callback.close(() => resolve()) : resolve()));
-  await served?.close();
 });
 
 describe("consent in Chromium", () => {

@@ -3,71 +3,41 @@
  * redirect URI, another resource, an expired token, refresh-token reuse, a suspended agent,
  * another owner's agent, a consent form without its CSRF token.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setAgentStatus } from "../../services/agents/create.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setAgentStatus } from "../../services/agents/set-status.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
-import { rpc, type ServedApp } from "../../testing/mcp.ts";
-import { consent, expireToken, ownerOverHttp, serveOAuthApp } from "../../testing/oauth.ts";
+import { rpc } from "../../testing/mcp.ts";
+import {
+  consent,
+  expireToken,
+  INITIALIZE as initialize,
+  type MetadataAnswer,
+  ownerOverHttp,
+  pkce,
+  rawOAuth,
+  serveClientMetadata,
+  useOAuthApp,
+} from "../../testing/oauth.ts";
 import type { PageClient } from "../../testing/page-client.ts";
 
-let served: ServedApp;
+const app = useOAuthApp();
 let owner: PageClient;
 let agentId: string;
 const REDIRECT = "http://127.0.0.1:40111/callback";
+let served: ReturnType<typeof app>;
+let raw: ReturnType<typeof rawOAuth>;
 
 beforeAll(async () => {
-  served = await serveOAuthApp();
+  served = app();
+  raw = rawOAuth(served.url, REDIRECT);
   const signedIn = await ownerOverHttp(served);
   owner = signedIn.client;
   agentId = (await makeAgent(served.test.ctx, signedIn.handle, "guarded")).id;
 });
-afterAll(async () => {
-  await served?.close();
-});
 
-async function register(redirect = REDIRECT): Promise<string> {
-  const res = await fetch(`${served.url}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Raw client", redirect_uris: [redirect] }),
-  });
-  expect(res.status).toBe(201);
-  const body = (await res.json()) as Record<string, unknown>;
-  // Every client is public: no secret is minted or stored.
-  expect(body.client_secret).toBeUndefined();
-  expect(body.token_endpoint_auth_method).toBe("none");
-  return body.client_id as string;
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}) {
-  const url = new URL(`${served.url}/authorize`);
-  for (const [k, v] of Object.entries({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    state: "st",
-    resource: `${served.url}/mcp`,
-    ...extra,
-  }))
-    url.searchParams.set(k, v);
-  return url;
-}
-
-function token(fields: Record<string, string>) {
-  return fetch(`${served.url}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+const register = () => raw.register();
+const authorizeUrl = (...args: Parameters<typeof raw.authorizeUrl>) => raw.authorizeUrl(...args);
+const token = (fields: Record<string, string>) => raw.token(fields);
 
 async function codeFor(clientId: string, challenge: string, agent = agentId): Promise<string> {
   const back = await consent(owner, authorizeUrl(clientId, challenge), { agentId: agent });
@@ -91,17 +61,6 @@ async function tokensFor(agent = agentId) {
   const body = (await res.json()) as { access_token: string; refresh_token: string };
   return { clientId, ...body };
 }
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "r", version: "1" },
-  },
-};
 
 describe("the authorization code", () => {
   it("is refused with the wrong PKCE verifier", async () => {
@@ -229,6 +188,73 @@ describe("tokens", () => {
       refresh_token,
     });
     expect(refreshed.status).toBe(400);
+  });
+});
+
+describe("client metadata documents", () => {
+  it("refuses documents that break the rules, saying why, and unregistered redirect URIs", async () => {
+    const site = await serveClientMetadata();
+    try {
+      const ok = { client_name: "Doc", redirect_uris: [REDIRECT] };
+      const cases: [string, Record<string, unknown> | MetadataAnswer, RegExp][] = [
+        [
+          "/other-id.json",
+          { ...ok, client_id: "https://elsewhere.example/c.json" },
+          /client_id is not exactly/,
+        ],
+        ["/secret.json", { ...ok, client_secret: "s3cret" }, /client secret/],
+        [
+          "/basic.json",
+          { ...ok, token_endpoint_auth_method: "client_secret_basic" },
+          /only "none"/,
+        ],
+        ["/no-redirects.json", { client_name: "Doc", redirect_uris: [] }, /no redirect_uris/],
+        ["/bad-uri.json", { ...ok, redirect_uris: ["javascript:alert(1)"] }, /not valid/],
+        ["/big.json", { ...ok, padding: "x".repeat(6000) }, /over 5120 bytes/],
+        [
+          "/big-chunked.json",
+          { headers: { "transfer-encoding": "chunked" }, body: `{"x":"${"x".repeat(6000)}"}` },
+          /over 5120 bytes/,
+        ],
+        ["/moved.json", { status: 302, headers: { location: "/ok.json" }, body: "" }, /HTTP 302/],
+        [
+          "/html.json",
+          { headers: { "content-type": "text/html" }, body: "<p>hi</p>" },
+          /application\/json/,
+        ],
+        ["/missing.json", { status: 404, body: "{}" }, /HTTP 404/],
+      ];
+      for (const [path, document, reason] of cases) {
+        const clientId = site.put(path, document);
+        const url = authorizeUrl(clientId, pkce().challenge);
+        const res = await owner.get(`${url.pathname}${url.search}`);
+        expect(res.status, path).toBe(400);
+        const body = JSON.parse(res.html) as { error: string; error_description: string };
+        expect(body.error, path).toBe("invalid_client");
+        expect(body.error_description, path).toMatch(reason);
+      }
+      // A good document: only its own redirect URIs are accepted.
+      const clientId = site.put("/good.json", ok);
+      const evil = authorizeUrl(clientId, pkce().challenge, {
+        redirect_uri: "http://evil.example/cb",
+      });
+      const refused = await owner.get(`${evil.pathname}${evil.search}`);
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain("Unregistered redirect_uri");
+      const good = authorizeUrl(clientId, pkce().challenge);
+      expect((await owner.get(`${good.pathname}${good.search}`)).status).toBe(302);
+      // At the token endpoint a refused document is invalid_client too.
+      const res = await token({
+        grant_type: "authorization_code",
+        client_id: site.url("/secret.json"),
+        code: "quire_ac_x",
+        code_verifier: pkce().verifier,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_client" });
+    } finally {
+      await site.close();
+    }
   });
 });
 

@@ -1,9 +1,12 @@
 /** @module /agents: what agent keys are (signed out); an owner's agents and keys (signed in). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createAgent } from "../../services/agents/create.ts";
-import { listOwnerAgents, type OwnerAgent } from "../../services/agents/list.ts";
-import { revokeAgentKey } from "../../services/agents/revoke-key.ts";
-import { rotateAgentKey } from "../../services/agents/rotate-key.ts";
+import {
+  createAgent,
+  listOwnerAgents,
+  type OwnerAgent,
+  revokeAgentKey,
+  rotateAgentKey,
+} from "../../services/agents/index.ts";
 import { Invalid } from "../../services/errors.ts";
 import {
   type Connection,

@@ -1,14 +1,14 @@
 /** @module The home page: the newest papers (all or by keyword), search over their text, paging. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Invalid, RateLimited, Unavailable } from "../../services/errors.ts";
-import { type BrowsePage, browsePapers } from "../../services/papers/browse.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { type BrowsePage, browsePapers } from "../../services/papers/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   type SearchResult,
-} from "../../services/search/schemas.ts";
-import { searchChunks } from "../../services/search/search.ts";
+  searchChunks,
+} from "../../services/search/index.ts";
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
 import { type Page, registerPage } from "./page.ts";

@@ -28,7 +28,13 @@ describe("CSRF", () => {
     const token = csrfTokenIn(page.html, path);
     const other = new PageClient(test);
     const otherToken = csrfTokenIn((await other.get(path)).html, path);
-    for (const fields of [{}, { _csrf: "" }, { _csrf: otherToken }, { _csrf: `${token}x` }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { _csrf: "" },
+      { _csrf: otherToken },
+      { _csrf: `${token}x` },
+    ];
+    for (const fields of attempts) {
       const res = await reader.post(path, { reason: "spam", ...fields });
       expect(res.status, JSON.stringify(fields)).toBe(403);
     }

@@ -1,7 +1,7 @@
 /** @module /llms.txt (llmstxt.org) and /llms-full.txt (the API reference in Markdown). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { CROSS_LINGUAL_HOWTO } from "../../services/search/translate.ts";
+import { CROSS_LINGUAL_HOWTO } from "../../services/search/index.ts";
 import type { AppEnv } from "../env.ts";
 import { openApiToMarkdown } from "./openapi-markdown.ts";
 

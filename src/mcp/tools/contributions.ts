@@ -1,18 +1,18 @@
 /** @module post_comment and post_review (twins of POST /api/v1/papers/{id}/comments|reviews). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { createComment } from "../../services/contributions/create-comment.ts";
-import { createReview } from "../../services/contributions/create-review.ts";
-import { IDEMPOTENCY_KEY_MAX_CHARS } from "../../services/contributions/idempotency.ts";
 import {
   type Comment,
   CommentInputSchema,
   CommentSchema,
+  createComment,
+  createReview,
+  IDEMPOTENCY_KEY_MAX_CHARS,
   type Review,
   ReviewInputSchema,
   ReviewSchema,
-} from "../../services/contributions/schemas.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+} from "../../services/contributions/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { McpRequestContext } from "../context.ts";
 import { PaperRefInput } from "./papers.ts";
 import { runTool } from "./run.ts";

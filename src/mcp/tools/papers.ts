@@ -3,20 +3,20 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
 import { parsePaperRef } from "../../services/ids.ts";
-import { getContext } from "../../services/papers/context.ts";
-import { getPaper } from "../../services/papers/get.ts";
-import { toScholarlyArticle } from "../../services/papers/jsonld.ts";
-import { listPapers } from "../../services/papers/list.ts";
 import {
   AI_LABEL,
+  getContext,
+  getPaper,
+  listPapers,
   type PaperContext,
   PaperContextSchema,
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
   PaperListSchema,
-} from "../../services/papers/schemas.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+  toScholarlyArticle,
+} from "../../services/papers/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { McpRequestContext } from "../context.ts";
 import { runTool } from "./run.ts";
 

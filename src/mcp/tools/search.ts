@@ -1,14 +1,14 @@
 /** @module search_papers: the semantic search (twin of GET /api/v1/search/semantic). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   type SearchResponse,
   SearchResponseSchema,
-} from "../../services/search/schemas.ts";
-import { searchChunks } from "../../services/search/search.ts";
+  searchChunks,
+} from "../../services/search/index.ts";
 import type { McpRequestContext } from "../context.ts";
 import { runTool } from "./run.ts";
 

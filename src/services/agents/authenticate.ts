@@ -5,22 +5,17 @@ import type { Caller, ServiceContext } from "../context.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
 import { authenticateAccessToken } from "../oauth/authenticate.ts";
 import { isAccessToken } from "../oauth/secrets.ts";
-import { hashesEqual, hashKey, keyShapeProblem } from "./keys.ts";
+import {
+  type AgentCaller,
+  type AuthenticatedAgent,
+  agentOfCredentialColumns,
+  agentOwnerJoin,
+  authenticatedAs,
+  requireStoredHash,
+} from "./credential.ts";
+import { hashKey, keyShapeProblem } from "./keys.ts";
 
-export type AgentCaller = Extract<Caller, { kind: "agent" }>;
-
-export interface AuthenticatedAgent {
-  caller: AgentCaller;
-  agent: {
-    id: string;
-    name: string;
-    model: string;
-    status: AgentCaller["status"];
-    createdAt: Date;
-    ownerHandle: string;
-  };
-  key: { id: string; hint: string; createdAt: Date; lastUsedAt: Date | null };
-}
+export type { AgentCaller, AuthenticatedAgent } from "./credential.ts";
 
 const HOW = "Send the agent key as `Authorization: Bearer <key>`.";
 
@@ -82,9 +77,8 @@ export function parseBearer(header: string | undefined | null, keyPrefix: string
 }
 
 /**
- * Resolves the agent behind an Authorization header. The key is looked up by its SHA-256
- * (the unique index), and the stored hash is compared to the computed one in constant time
- * as well, so no byte-by-byte comparison of secrets happens in JavaScript. Unknown and
+ * Resolves the agent behind an Authorization header. The key is looked up and checked by the
+ * one credential rule (`requireStoredHash`), as an OAuth access token is. Unknown and
  * revoked keys are 401; an agent's status is not checked here (`/me` answers for every
  * status; writes call `assertAgentCanWrite`). The use is recorded in `ctx.keyUsage`
  * (batched), never written per request.
@@ -99,33 +93,26 @@ export async function authenticateAgent(
     return authenticateAccessToken(ctx, { token: key });
   }
   const hash = hashKey(key);
-  const [row] = await ctx.db
+  const [found] = await ctx.db
     .select({
       keyId: agentKeys.id,
-      keyHash: agentKeys.keyHash,
+      storedHash: agentKeys.keyHash,
       hint: agentKeys.hint,
       keyCreatedAt: agentKeys.createdAt,
       lastUsedAt: agentKeys.lastUsedAt,
       revokedAt: agentKeys.revokedAt,
-      agentId: agents.id,
-      name: agents.name,
-      model: agents.model,
-      status: agents.status,
-      agentCreatedAt: agents.createdAt,
-      ownerId: owners.id,
-      ownerHandle: owners.handle,
+      ...agentOfCredentialColumns(),
     })
     .from(agentKeys)
     .innerJoin(agents, eq(agents.id, agentKeys.agentId))
-    .innerJoin(owners, eq(owners.id, agents.ownerId))
+    .innerJoin(owners, agentOwnerJoin())
     .where(eq(agentKeys.keyHash, hash))
     .limit(1);
-  if (!row || !hashesEqual(row.keyHash, hash)) {
-    throw new Unauthorized(
-      "The agent key is not recognised. Check that it was copied whole, or ask its owner for a new one at /agents.",
-      "invalid_token",
-    );
-  }
+  const row = requireStoredHash(
+    found,
+    hash,
+    "The agent key is not recognised. Check that it was copied whole, or ask its owner for a new one at /agents.",
+  );
   if (row.revokedAt) {
     throw new Unauthorized(
       "The agent key has been revoked. Its owner can mint a new one at /agents.",
@@ -140,45 +127,6 @@ export async function authenticateAgent(
     createdAt: row.keyCreatedAt,
     lastUsedAt: latest(row.lastUsedAt, ctx.keyUsage?.pending(row.keyId)),
   });
-}
-
-/** The agent row a credential resolved to, as the caller and identity every front end uses. */
-export interface AgentOfCredential {
-  agentId: string;
-  name: string;
-  model: string;
-  status: AgentCaller["status"];
-  agentCreatedAt: Date;
-  ownerId: string;
-  ownerHandle: string;
-}
-
-/**
- * One shape for every credential (an agent key, an OAuth access token): the caller is the
- * agent itself, so its writes carry its label and draw on its limits whichever way it came in.
- */
-export function authenticatedAs(
-  row: AgentOfCredential,
-  key: AuthenticatedAgent["key"],
-): AuthenticatedAgent {
-  return {
-    caller: {
-      kind: "agent",
-      agentId: row.agentId,
-      keyId: key.id,
-      ownerId: row.ownerId,
-      status: row.status,
-    },
-    agent: {
-      id: row.agentId,
-      name: row.name,
-      model: row.model,
-      status: row.status,
-      createdAt: row.agentCreatedAt,
-      ownerHandle: row.ownerHandle,
-    },
-    key,
-  };
 }
 
 /**

@@ -1,8 +1,14 @@
 /** @module An OAuth access token to the agent it was approved for, as an agent key resolves. */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { agents, oauthClients, oauthGrants, oauthTokens, owners } from "../../db/schema/index.ts";
-import { type AuthenticatedAgent, authenticatedAs } from "../agents/authenticate.ts";
-import { hashesEqual, hashKey } from "../agents/keys.ts";
+import {
+  type AuthenticatedAgent,
+  agentOfCredentialColumns,
+  agentOwnerJoin,
+  authenticatedAs,
+  requireStoredHash,
+} from "../agents/credential.ts";
+import { hashKey } from "../agents/keys.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
 import { mcpResourceOf } from "./resource.ts";
@@ -22,10 +28,9 @@ export async function authenticateAccessToken(
   input: { token: string },
 ): Promise<AuthenticatedAgent> {
   const hash = hashKey(input.token);
-  const [row] = await ctx.db
+  const [found] = await ctx.db
     .select({
-      tokenHash: oauthTokens.tokenHash,
-      kind: oauthTokens.kind,
+      storedHash: oauthTokens.tokenHash,
       expiresAt: oauthTokens.expiresAt,
       grantId: oauthGrants.id,
       resource: oauthGrants.resource,
@@ -33,28 +38,21 @@ export async function authenticateAccessToken(
       grantCreatedAt: oauthGrants.createdAt,
       lastUsedAt: oauthGrants.lastUsedAt,
       clientName: oauthClients.name,
-      agentId: agents.id,
-      name: agents.name,
-      model: agents.model,
-      status: agents.status,
-      agentCreatedAt: agents.createdAt,
-      ownerId: owners.id,
-      ownerHandle: owners.handle,
+      ...agentOfCredentialColumns(),
     })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .innerJoin(oauthClients, eq(oauthClients.clientId, oauthGrants.clientId))
     .innerJoin(agents, eq(agents.id, oauthGrants.agentId))
-    .innerJoin(owners, eq(owners.id, agents.ownerId))
-    .where(eq(oauthTokens.tokenHash, hash))
+    .innerJoin(owners, agentOwnerJoin())
+    .where(and(eq(oauthTokens.tokenHash, hash), eq(oauthTokens.kind, "access")))
     .limit(1);
   const now = ctx.clock.now();
-  if (row?.kind !== "access" || !hashesEqual(row.tokenHash, hash)) {
-    throw new Unauthorized(
-      "The access token is not recognised. Connect the app again to get a new one.",
-      "invalid_token",
-    );
-  }
+  const row = requireStoredHash(
+    found,
+    hash,
+    "The access token is not recognised. Connect the app again to get a new one.",
+  );
   if (row.revokedAt !== null) {
     throw new Unauthorized(
       "The access token has been revoked: the app was disconnected from the agent. Connect it again.",

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import { oauthClients, oauthGrants, oauthRequests } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import { hashKey } from "../agents/keys.ts";
 import { lockOwnedAgent } from "../agents/owned.ts";
 import type { ServiceContext } from "../context.ts";
@@ -51,6 +52,8 @@ export interface PendingAuthorization {
   clientName: string;
   redirectUri: string;
   redirectHost: string;
+  /** For a client identified by its metadata document: the host that serves it. */
+  clientIdHost: string | null;
   scope: string;
 }
 
@@ -63,6 +66,7 @@ export async function getAuthorizationRequest(
   const [row] = await ctx.db
     .select({
       id: oauthRequests.id,
+      clientId: oauthRequests.clientId,
       redirectUri: oauthRequests.redirectUri,
       scope: oauthRequests.scope,
       clientName: oauthClients.name,
@@ -81,6 +85,7 @@ export async function getAuthorizationRequest(
     clientName: row.clientName,
     redirectUri: row.redirectUri,
     redirectHost: new URL(row.redirectUri).host,
+    clientIdHost: URL.canParse(row.clientId) ? new URL(row.clientId).host : null,
     scope: row.scope,
   };
 }
@@ -97,7 +102,7 @@ export async function decideAuthorization(
 ): Promise<{ redirectTo: string }> {
   if (ctx.caller.kind !== "owner") throw new Forbidden("Only a signed-in owner approves an app.");
   const caller = ctx.caller;
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
     const [request] = await tx
       .delete(oauthRequests)

@@ -5,6 +5,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents, oauthGrants, oauthTokens } from "../../db/schema/index.ts";
+import { withTransaction } from "../../db/sql.ts";
 import { hashKey } from "../agents/keys.ts";
 import type { ServiceContext } from "../context.ts";
 import { OAuthRefusal } from "./errors.ts";
@@ -54,7 +55,7 @@ export async function exchangeCode(
   },
 ): Promise<IssuedTokens> {
   const now = ctx.clock.now();
-  const result = await ctx.db.transaction(async (tx) => {
+  const result = await withTransaction(ctx.db, async (tx) => {
     const [grant] = await tx
       .select()
       .from(oauthGrants)
@@ -93,7 +94,7 @@ export async function exchangeRefreshToken(
   input: { clientId: string; refreshToken: string; resource?: string | undefined },
 ): Promise<IssuedTokens> {
   const now = ctx.clock.now();
-  const result = await ctx.db.transaction(async (tx) => {
+  const result = await withTransaction(ctx.db, async (tx) => {
     const [row] = await tx
       .select({ token: oauthTokens, grant: oauthGrants, agentStatus: agents.status })
       .from(oauthTokens)

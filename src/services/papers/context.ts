@@ -1,9 +1,8 @@
 /** @module getContext: a version's text as ordered, verbatim, citable spans. */
-import { and, asc, eq } from "drizzle-orm";
-import { chunks, papers } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
 import { paperNotFound } from "./get.ts";
+import { selectContext } from "./hot-reads.ts";
 import type { PaperContext } from "./schemas.ts";
 import { canSeePaper } from "./visibility.ts";
 
@@ -17,27 +16,11 @@ export async function getContext(
 ): Promise<PaperContext> {
   const ref = parsePaperRef(input.id);
   if (!ref) throw paperNotFound(input.id);
-  const db = publicReadDb(ctx);
-  const [paper] = await db
-    .select({ status: papers.status, ownerId: papers.ownerId, current: papers.currentVersion })
-    .from(papers)
-    .where(eq(papers.id, ref.id))
-    .limit(1);
-  if (!paper || !canSeePaper(ctx.caller, paper)) throw paperNotFound(input.id);
-  const version = ref.version ?? paper.current;
-  if (version > paper.current) throw paperNotFound(input.id);
-  const rows = await db
-    .select({
-      chunkIndex: chunks.chunkIndex,
-      field: chunks.field,
-      section: chunks.section,
-      start: chunks.start,
-      end: chunks.end,
-      content: chunks.content,
-    })
-    .from(chunks)
-    .where(and(eq(chunks.paperId, ref.id), eq(chunks.version, version)))
-    .orderBy(asc(chunks.chunkIndex));
+  const found = await selectContext(publicReadDb(ctx), ref.id, ref.version ?? null);
+  if (!found || !canSeePaper(ctx.caller, found.paper)) throw paperNotFound(input.id);
+  const version = ref.version ?? found.paper.current;
+  if (version > found.paper.current) throw paperNotFound(input.id);
+  const rows = found.chunks;
   return {
     paper_id: ref.id,
     version,

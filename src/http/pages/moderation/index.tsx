@@ -6,14 +6,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../services/context.ts";
 import { Conflict, Invalid } from "../../../services/errors.ts";
-import { approvePaper } from "../../../services/moderation/approve-paper.ts";
-import { clearPaperFlag } from "../../../services/moderation/clear-flag.ts";
-import { getModeratedAgent } from "../../../services/moderation/get-agent.ts";
-import { reinstateAgent } from "../../../services/moderation/reinstate-agent.ts";
-import { rejectPaper } from "../../../services/moderation/reject-paper.ts";
-import { removePaper } from "../../../services/moderation/remove-paper.ts";
-import type { PaperActionInput } from "../../../services/moderation/schemas.ts";
-import { suspendAgent } from "../../../services/moderation/suspend-agent.ts";
+import type { PaperActionInput } from "../../../services/moderation/index.ts";
+import {
+  approvePaper,
+  clearPaperFlag,
+  getModeratedAgent,
+  reinstateAgent,
+  rejectPaper,
+  removePaper,
+  suspendAgent,
+} from "../../../services/moderation/index.ts";
 import { resolveReport } from "../../../services/reports/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { registerPage, renderError } from "../page.ts";

@@ -1,7 +1,7 @@
 /** @module /moderation/log: every moderation event, newest first, filterable by target. */
 import { parsePaperRef } from "../../../services/ids.ts";
-import { listModerationEvents } from "../../../services/moderation/list-events.ts";
-import type { ModerationEvent } from "../../../services/moderation/schemas.ts";
+import type { ModerationEvent } from "../../../services/moderation/index.ts";
+import { listModerationEvents } from "../../../services/moderation/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { Field, renderPage } from "../layout.tsx";
 import type { Page } from "../page.ts";

@@ -3,12 +3,12 @@
  * (a required reason and the button), section links, notices, and how log entries read.
  */
 import type { Invalid } from "../../../services/errors.ts";
-import { isModerator } from "../../../services/moderation/authorize.ts";
 import {
+  isModerator,
   MODERATION_REASON_MAX,
   type ModerationEvent,
   OPERATOR_REASONS,
-} from "../../../services/moderation/schemas.ts";
+} from "../../../services/moderation/index.ts";
 import { REPORT_ACTOR } from "../../../services/reports/index.ts";
 import { CsrfField, Field } from "../layout.tsx";
 import { type Page, renderError } from "../page.ts";

@@ -1,6 +1,9 @@
 /** @module /moderation: the queue of held and flagged papers, each with its screening and actions. */
-import { listModerationQueue } from "../../../services/moderation/queue.ts";
-import { MODERATION_REASON_MAX, type QueuePaper } from "../../../services/moderation/schemas.ts";
+import {
+  listModerationQueue,
+  MODERATION_REASON_MAX,
+  type QueuePaper,
+} from "../../../services/moderation/index.ts";
 import { listOpenReports } from "../../../services/reports/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { ErrorSummary, renderPage } from "../layout.tsx";

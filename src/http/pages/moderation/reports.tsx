@@ -1,5 +1,5 @@
 /** @module The "Reports" section of /moderation: open reader reports, each with its target and the resolve form. */
-import { MODERATION_REASON_MAX } from "../../../services/moderation/schemas.ts";
+import { MODERATION_REASON_MAX } from "../../../services/moderation/index.ts";
 import {
   type OpenReport,
   REPORT_OUTCOMES,

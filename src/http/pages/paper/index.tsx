@@ -4,7 +4,7 @@
  * and the human review form's POST.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createHumanReview } from "../../../services/contributions/create-human-review.ts";
+import { createHumanReview } from "../../../services/contributions/index.ts";
 import {
   Conflict,
   Forbidden,
@@ -13,8 +13,7 @@ import {
   Unauthorized,
 } from "../../../services/errors.ts";
 import { parsePaperRef } from "../../../services/ids.ts";
-import { citationMetaTags } from "../../../services/papers/citations.ts";
-import { toScholarlyArticle } from "../../../services/papers/jsonld.ts";
+import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { minutesFrom } from "../form-errors.ts";
 import { formatDate, localePath } from "../i18n/index.ts";

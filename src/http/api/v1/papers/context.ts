@@ -2,8 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { getContext } from "../../../../services/papers/context.ts";
-import { PaperContextSchema } from "../../../../services/papers/schemas.ts";
+import { getContext, PaperContextSchema } from "../../../../services/papers/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PaperIdParamSchema, problemResponses } from "../common.ts";
 

@@ -1,9 +1,9 @@
 /** @module GET /api/v1/papers, /papers/{id}, /papers/{id}/context and /openapi.json: what a reader gets. */
 
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status, reviews).
+// biome-ignore lint/style/noRestrictedImports: the test reads the listing order from the table and seeds fixed-score reviews.
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status, reviews).
+// biome-ignore lint/style/noRestrictedImports: the test reads the listing order from the table and seeds fixed-score reviews.
 import { papers, reviews } from "../../../../db/schema/index.ts";
 import { newId } from "../../../../services/ids.ts";
 import { publishVersion } from "../../../../services/papers/publish.ts";
@@ -13,6 +13,7 @@ import type {
   PaperList,
   PaperListItem,
 } from "../../../../services/papers/schemas.ts";
+import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { fixedClock, operator } from "../../../../testing/db.ts";
 import { makeAgent, makeOwner, paperInput, publishPaper } from "../../../../testing/factories.ts";
@@ -63,10 +64,6 @@ async function listItem(id: string): Promise<PaperListItem> {
   const item = items.find((p) => p.id === id);
   expect(item, `${id} is not in the list`).toBeDefined();
   return item as PaperListItem;
-}
-
-async function setStatus(id: string, status: "withdrawn" | "removed") {
-  await t.database.db.update(papers).set({ status }).where(eq(papers.id, id));
 }
 
 /** Published ids straight from the database, in the documented order. */
@@ -207,8 +204,8 @@ describe("GET /api/v1/papers", () => {
     const kept = await publishPaper(t.ctx, at);
     const withdrawn = await publishPaper(t.ctx, at);
     const removed = await publishPaper(t.ctx, at);
-    await setStatus(withdrawn.paper_id, "withdrawn");
-    await setStatus(removed.paper_id, "removed");
+    await setPaperStatus(t.ctx, withdrawn.paper_id, "withdrawn");
+    await setPaperStatus(t.ctx, removed.paper_id, "removed");
 
     const { items } = await walk(100);
     const ids = items.map((p) => p.id);

@@ -6,8 +6,8 @@ import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   SearchResponseSchema,
-} from "../../../../services/search/schemas.ts";
-import { searchChunks } from "../../../../services/search/search.ts";
+  searchChunks,
+} from "../../../../services/search/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { problemResponses } from "../common.ts";
 
