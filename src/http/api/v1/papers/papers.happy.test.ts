@@ -8,10 +8,10 @@ import { papers, reviews } from "../../../../db/schema/index.ts";
 import { newId } from "../../../../services/ids.ts";
 import { publishVersion } from "../../../../services/papers/publish.ts";
 import type {
-  PaperContext,
   PaperDetail,
   PaperList,
   PaperListItem,
+  PaperSpans,
 } from "../../../../services/papers/schemas.ts";
 import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
@@ -428,7 +428,7 @@ describe("GET /api/v1/papers/{id}/context", () => {
 
   const order = { title: 0, abstract: 1, body: 2 } as const;
 
-  function checkChunks(context: PaperContext, version: PaperDetail["version"]) {
+  function checkChunks(context: PaperSpans, version: PaperDetail["version"]) {
     expect(context.chunks.map((c) => c.chunk_index)).toEqual(context.chunks.map((_, i) => i));
     const fields = context.chunks.map((c) => c.field);
     expect(fields).toEqual([...fields].sort((a, b) => order[a] - order[b]));
@@ -470,7 +470,7 @@ describe("GET /api/v1/papers/{id}/context", () => {
     const input = paperInput({ body, title: `  ${paperInput().title} 🎉  ` });
     const published = await publishPaper(t.ctx, input);
     const detail = await getJson<PaperDetail>(`/api/v1/papers/${published.paper_id}`);
-    const { body: context } = await getJson<PaperContext>(
+    const { body: context } = await getJson<PaperSpans>(
       `/api/v1/papers/${published.paper_id}/context`,
     );
 
@@ -494,12 +494,12 @@ describe("GET /api/v1/papers/{id}/context", () => {
       { ...paperInput(), paperId: first.paper_id },
     );
     const current = await getJson<PaperDetail>(`/api/v1/papers/${first.paper_id}`);
-    const context = await getJson<PaperContext>(`/api/v1/papers/${first.paper_id}/context`);
+    const context = await getJson<PaperSpans>(`/api/v1/papers/${first.paper_id}/context`);
     expect(context.body.version).toBe(2);
     checkChunks(context.body, current.body.version);
 
     const old = await getJson<PaperDetail>(`/api/v1/papers/${first.paper_id}v1`);
-    const oldContext = await getJson<PaperContext>(`/api/v1/papers/${first.paper_id}v1/context`);
+    const oldContext = await getJson<PaperSpans>(`/api/v1/papers/${first.paper_id}v1/context`);
     expect(oldContext.body).toMatchObject({ paper_id: first.paper_id, version: 1 });
     checkChunks(oldContext.body, old.body.version);
     expect(old.body.version.title).toBe(v1Input.title);
