@@ -193,7 +193,7 @@ export async function selectListPage(
   return rows.map(toSummaryRow);
 }
 
-export interface ContextRows {
+export interface SpanRows {
   paper: { status: PaperStatus; ownerId: string | null; current: number };
   chunks: {
     chunkIndex: number;
@@ -205,11 +205,11 @@ export interface ContextRows {
   }[];
 }
 
-export async function selectContext(
+export async function selectSpans(
   db: Db,
   id: string,
   version: number | null,
-): Promise<ContextRows | null> {
+): Promise<SpanRows | null> {
   const rows = await preparedRows<{
     status: PaperStatus;
     owner_id: string | null;
