@@ -2,7 +2,7 @@
  * @module The hot reads' query layer alone: for the list page and the paper detail, Node CPU
  * per call and calls per second of (a) Drizzle's query builder rebuilt per call (what the
  * services did before), (b) Drizzle `.prepare()` with placeholders and (c) the hand-written
- * prepared statements of services/papers/hot-reads.ts, on the sample papers (docs/adr/0022).
+ * prepared statements of services/papers/hot-reads.ts, on the sample papers (docs/adr/0021).
  *
  *   npm run bench:reads
  *   npm run bench:reads -- --smoke   # a second per row (CI)

@@ -235,7 +235,7 @@ export async function openRuntime(
 
 /**
  * Drops `cache` whenever any instance commits an archive change (the triggers of migration
- * 0007 NOTIFY quire_archive); while the listening connection is down, the cache serves
+ * 0008 NOTIFY quire_archive); while the listening connection is down, the cache serves
  * nothing, and it starts again empty once it listens again.
  */
 export function listenArchiveChanges(

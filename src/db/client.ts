@@ -59,7 +59,7 @@ export interface ListenHandlers {
   ready?(): void;
 }
 
-/** The channel every archive change is announced on (migration 0007's triggers). */
+/** The channel every archive change is announced on (migration 0008's triggers). */
 export const ARCHIVE_CHANNEL = "quire_archive";
 
 /** The advisory-lock key of startup work (an arbitrary constant, per database). */

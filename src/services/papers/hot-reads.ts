@@ -1,6 +1,6 @@
 /**
  * @module The hot reads (paper detail, list page, context) as one hand-written statement
- * each, prepared by name on PostgreSQL, the same text on PGlite (docs/adr/0022).
+ * each, prepared by name on PostgreSQL, the same text on PGlite (docs/adr/0021).
  */
 import type { Db } from "../../db/client.ts";
 import type { PaperStatus } from "../../db/schema/index.ts";
@@ -193,7 +193,7 @@ export async function selectListPage(
   return rows.map(toSummaryRow);
 }
 
-export interface ContextRows {
+export interface SpanRows {
   paper: { status: PaperStatus; ownerId: string | null; current: number };
   chunks: {
     chunkIndex: number;
@@ -205,11 +205,11 @@ export interface ContextRows {
   }[];
 }
 
-export async function selectContext(
+export async function selectSpans(
   db: Db,
   id: string,
   version: number | null,
-): Promise<ContextRows | null> {
+): Promise<SpanRows | null> {
   const rows = await preparedRows<{
     status: PaperStatus;
     owner_id: string | null;
