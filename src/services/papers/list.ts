@@ -3,10 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { papers } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { pageSizeOf } from "../paging.ts";
 import type { PaperList } from "./schemas.ts";
 import { selectSummaries, toListItem } from "./summary.ts";
-
-export const LIST_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 export interface ListPapersInput {
   limit?: number;
@@ -25,12 +24,7 @@ interface CursorPosition {
  * published mid-scan never shifts later pages.
  */
 export async function listPapers(ctx: ServiceContext, input: ListPapersInput): Promise<PaperList> {
-  const limit = input.limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    throw new Invalid("limit is out of range", [
-      { in: "query", name: "limit", message: "must be an integer from 1 to 100" },
-    ]);
-  }
+  const limit = pageSizeOf(input.limit);
   const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
   const rows = await selectSummaries(publicReadDb(ctx))
     .where(
