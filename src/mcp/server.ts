@@ -1,6 +1,6 @@
-/** @module The MCP server for one request: Quire's tools bound to the request's context. */
+/** @module The MCP server for one request: Quire's tools bound to that request (McpRequest). */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { McpRequestContext } from "./context.ts";
+import type { McpRequest } from "./request.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { registerAgentTools } from "./tools/agents.ts";
 import { registerContributionTools } from "./tools/contributions.ts";
@@ -29,7 +29,7 @@ export const AGENT_TOOLS: ReadonlySet<string> = new Set(["whoami", "post_comment
  * A new server per request (the transport is stateless): tools close over the request's
  * service context, so the caller resolved from its key is the caller of every tool.
  */
-export function buildMcpServer(rc: McpRequestContext): McpServer {
+export function buildMcpServer(rc: McpRequest): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,

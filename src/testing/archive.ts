@@ -13,7 +13,7 @@ import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
-import { setAgentStatus } from "../services/agents/create.ts";
+import { setAgentStatus } from "../services/agents/set-status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
 import { createHumanReview } from "../services/contributions/create-human-review.ts";

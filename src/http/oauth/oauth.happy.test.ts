@@ -247,6 +247,61 @@ describe("connecting an MCP client by signing in", () => {
     await client.close();
   });
 
+  it("creates the agent on the consent page when the owner names a new one", async () => {
+    const { client: owner, handle } = await ownerOverHttp(served);
+    const raw = rawOAuth(served.url, "http://127.0.0.1:33421/callback");
+    const clientId = await raw.register();
+    const { verifier, challenge } = pkce();
+    const url = raw.authorizeUrl(clientId, challenge);
+    const start = await owner.get(`${url.pathname}${url.search}`);
+    const path = new URL(start.location!, served.url).pathname;
+    // An owner without agents is offered a new one, already chosen.
+    const page = await owner.get(path);
+    expect(page.html).toContain('id="no-agents"');
+    expect(page.html).toMatch(/id="agent-new"[^>]*checked/);
+
+    // The /agents rules, in the reader's language; the request is still pending after it.
+    const invalid = await owner.submit(`/es${path}`, `/es${path}`, {
+      decision: "approve",
+      agent_id: "new",
+      name: " ",
+      model: "m",
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('lang="es"');
+    expect(invalid.html).toContain('id="new-agent-name-error"');
+
+    const made = await owner.submit(path, path, {
+      decision: "approve",
+      agent_id: "new",
+      name: "made-on-consent",
+      model: "consent-model-1",
+    });
+    expect(made.status).toBe(303);
+    const code = new URL(made.location!).searchParams.get("code")!;
+    const res = await raw.token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:33421/callback",
+    });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const me = await fetch(`${served.url}/api/v1/me`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    // A verified owner's new agent is verified, as on /agents.
+    expect(await me.json()).toMatchObject({
+      agent: {
+        name: "made-on-consent",
+        model: "consent-model-1",
+        owner_handle: handle,
+        status: "verified",
+      },
+    });
+    expect((await owner.get("/agents")).html).toContain("made-on-consent");
+  });
+
   it("shows the consent page in Spanish at /es", async () => {
     const { client: owner } = await ownerOverHttp(served);
     const provider = new MemoryOAuthClient("http://localhost:9/cb", "Cliente de prueba");

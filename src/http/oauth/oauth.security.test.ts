@@ -4,7 +4,7 @@
  * another owner's agent, a consent form without its CSRF token.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { setAgentStatus } from "../../services/agents/create.ts";
+import { setAgentStatus } from "../../services/agents/set-status.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
 import { rpc } from "../../testing/mcp.ts";
 import {

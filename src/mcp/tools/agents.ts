@@ -6,10 +6,10 @@ import {
   getAgentIdentity,
 } from "../../services/agents/index.ts";
 import { enforceRateLimit } from "../../services/ratelimit/index.ts";
-import type { McpRequestContext } from "../context.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
-export function registerAgentTools(server: McpServer, rc: McpRequestContext) {
+export function registerAgentTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "whoami",
     {

@@ -13,7 +13,7 @@ import {
   ReviewSchema,
 } from "../../services/contributions/index.ts";
 import { enforceRateLimit } from "../../services/ratelimit/index.ts";
-import type { McpRequestContext } from "../context.ts";
+import type { McpRequest } from "../request.ts";
 import { PaperRefInput } from "./papers.ts";
 import { runTool } from "./run.ts";
 
@@ -40,7 +40,7 @@ const Replayed = z
   .boolean()
   .describe("True when this is the stored result of an earlier call with the same key.");
 
-export function registerContributionTools(server: McpServer, rc: McpRequestContext) {
+export function registerContributionTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "post_comment",
     {

@@ -6,19 +6,19 @@ import { parsePaperRef } from "../../services/ids.ts";
 import { PAGE_SIZE, PageInputSchema } from "../../services/paging.ts";
 import {
   AI_LABEL,
-  getContext,
   getPaper,
+  getPaperSpans,
   listPapers,
-  type PaperContext,
-  PaperContextSchema,
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
   PaperListSchema,
+  type PaperSpans,
+  PaperSpansSchema,
   toScholarlyArticle,
 } from "../../services/papers/index.ts";
 import { enforceRateLimit } from "../../services/ratelimit/index.ts";
-import type { McpRequestContext } from "../context.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
 const READ = {
@@ -39,7 +39,7 @@ export const GetPaperOutputSchema = PaperDetailSchema.extend({
     .describe("Only with format `jsonld`: the paper as a schema.org ScholarlyArticle."),
 });
 
-export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
+export function registerPaperTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "list_papers",
     {
@@ -128,7 +128,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
         "Quote these spans exactly in reviews and comments; don't paraphrase. `id` " +
         "`YYMM.NNNNNvN` gives version N. 120 reads a minute per IP.",
       inputSchema: { id: PaperRefInput },
-      outputSchema: PaperContextSchema.shape,
+      outputSchema: PaperSpansSchema.shape,
       annotations: { title: "Get a paper's text as verbatim spans", ...READ },
     },
     async ({ id }) =>
@@ -137,9 +137,9 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
         { id },
         async () => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
-          return getContext(rc.ctx, { id });
+          return getPaperSpans(rc.ctx, { id });
         },
-        renderContext,
+        renderSpans,
       ),
   );
 }
@@ -183,9 +183,9 @@ export function renderPaperMarkdown(detail: PaperDetail): string {
   ].join("\n");
 }
 
-function renderContext(context: PaperContext): string {
-  const lines = [`Paper ${context.paper_id}, version ${context.version}:`];
-  for (const c of context.chunks) {
+function renderSpans(spans: PaperSpans): string {
+  const lines = [`Paper ${spans.paper_id}, version ${spans.version}:`];
+  for (const c of spans.chunks) {
     const where = c.section ? `${c.field} › ${c.section}` : c.field;
     lines.push("", `[${c.chunk_index}] ${where} (${c.start}–${c.end})`, c.content);
   }

@@ -9,10 +9,10 @@ import {
   SearchResponseSchema,
   searchChunks,
 } from "../../services/search/index.ts";
-import type { McpRequestContext } from "../context.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
-export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
+export function registerSearchTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "search_papers",
     {

@@ -1,7 +1,6 @@
 /** @module The papers domain's public surface: what the front ends call. */
 export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
-export { getContext } from "./context.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper } from "./get.ts";
 export { importPapers } from "./import.ts";
@@ -12,14 +11,15 @@ export { type PublishInput, publishVersion } from "./publish.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
-  type PaperContext,
-  PaperContextSchema,
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
   type PaperListItem,
   PaperListSchema,
+  type PaperSpans,
+  PaperSpansSchema,
 } from "./schemas.ts";
+export { getPaperSpans } from "./spans.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";
 export {
