@@ -21,6 +21,7 @@ import { renderPage } from "../layout.tsx";
 import { renderMarkdown } from "../markdown.ts";
 import { type Page, registerPage } from "../page.ts";
 import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
+import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
 import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
@@ -116,6 +117,7 @@ function PaperView({
         <p class="ai-notice" id="ai-notice">
           {r.aiNotice(version.ai_model)}
         </p>
+        <ReportLink p={p} type="paper" id={paper.id} />
         {isCurrent ? null : (
           <p class="warning" id="older-version">
             {r.older} <a href={p.href(`/papers/${paper.id}`)}>{r.readCurrent}</a>
