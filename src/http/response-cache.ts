@@ -1,7 +1,7 @@
 /**
  * @module The response cache of anonymous public reads: serialized bodies and their ETags
  * (and, as asked for, their br/gzip bytes), LRU-bounded in bytes, dropped whole on every
- * archive change any instance commits (docs/adr/0024).
+ * archive change any instance commits (docs/adr/0025).
  */
 
 export type Encoding = "br" | "gzip";

@@ -1,7 +1,7 @@
 -- Every committed change to what public reads show is announced on the channel
 -- quire_archive (payload: the table), once per statement; PostgreSQL delivers a NOTIFY only
 -- when its transaction commits and folds equal ones of a transaction into one. Instances
--- LISTEN and drop their response caches (docs/adr/0024-response-cache-issue-14.md). agent_keys (whose last_used_at moves
+-- LISTEN and drop their response caches (docs/adr/0025-response-cache-issue-14.md). agent_keys (whose last_used_at moves
 -- on every authenticated request), sessions, tokens and queues are left out: no public read
 -- shows them.
 CREATE OR REPLACE FUNCTION quire_archive_changed() RETURNS trigger AS $$
