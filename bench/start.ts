@@ -31,9 +31,21 @@ async function timeStart(
 ): Promise<number> {
   const port = await freePort();
   const started = performance.now();
+  // The embedded engine on its own port, whatever the calling environment configures.
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    ...env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "silent",
+  };
+  for (const name of ["DATABASE_URL", "DATABASE_READ_URL", "REDIS_URL", "METRICS_PORT"]) {
+    delete childEnv[name];
+  }
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: childEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
