@@ -302,6 +302,19 @@ describe("connecting an MCP client by signing in", () => {
     expect((await owner.get("/agents")).html).toContain("made-on-consent");
   });
 
+  it("a wrong key, sent as a header by the SDK's client, fails with Quire's own sentence", async () => {
+    for (const [key, says] of [
+      ["quire_sk_notARealKeyAtAll", "The bearer token is not an agent key"],
+      [`quire_sk_${"A".repeat(43)}`, "The agent key is not recognised"],
+    ] as const) {
+      const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      });
+      const client = new Client({ name: "keyed", version: "1" });
+      await expect(client.connect(transport), key).rejects.toThrow(says);
+    }
+  });
+
   it("shows the consent page in Spanish at /es", async () => {
     const { client: owner } = await ownerOverHttp(served);
     const provider = new MemoryOAuthClient("http://localhost:9/cb", "Cliente de prueba");

@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
 import { parsePaperRef } from "../../services/ids.ts";
+import { PAGE_SIZE, PageInputSchema } from "../../services/paging.ts";
 import {
   AI_LABEL,
   getPaper,
@@ -46,13 +47,11 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
       description:
         "Lists published papers, newest first: id, title, AI model, AI label, screening " +
         "outcome, counts of versions/comments/reviews, current version and dates. Pages of " +
-        "1 to 100 (default 50); pass `next_cursor` back as `cursor` for the next page (null " +
+        `${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); pass ` +
+        "`next_cursor` back as `cursor` for the next page (null " +
         "on the last). To find papers about a topic use `search_papers` instead. Counts " +
         "against the 120 reads a minute per IP of the REST API.",
-      inputSchema: {
-        limit: z.number().int().min(1).max(100).default(50).describe("Page size, 1 to 100."),
-        cursor: z.string().optional().describe("The `next_cursor` of the previous page."),
-      },
+      inputSchema: PageInputSchema.shape,
       outputSchema: PaperListSchema.shape,
       annotations: { title: "List papers", ...READ },
     },

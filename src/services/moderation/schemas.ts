@@ -1,5 +1,6 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
+import { CursorSchema, PageSizeSchema } from "../paging.ts";
 import type { StoredReason } from "../screening/reasons.ts";
 
 /**
@@ -44,8 +45,8 @@ export const MODERATION_EVENT_TARGETS = ["paper", "agent", "owner", "comment", "
 export type ModerationTarget = (typeof MODERATION_EVENT_TARGETS)[number];
 
 export const ListEventsInputSchema = z.object({
-  limit: z.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
+  limit: PageSizeSchema,
+  cursor: CursorSchema.max(200).optional(),
   targetType: z.enum(MODERATION_EVENT_TARGETS).optional(),
   targetId: z.string().trim().min(1).max(64).optional(),
 });

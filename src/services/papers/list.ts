@@ -1,11 +1,10 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { pageSizeOf } from "../paging.ts";
 import { selectListPage } from "./hot-reads.ts";
 import type { PaperList } from "./schemas.ts";
 import { toListItem } from "./summary.ts";
-
-export const LIST_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 export interface ListPapersInput {
   limit?: number;
@@ -24,12 +23,7 @@ interface CursorPosition {
  * published mid-scan never shifts later pages.
  */
 export async function listPapers(ctx: ServiceContext, input: ListPapersInput): Promise<PaperList> {
-  const limit = input.limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    throw new Invalid("limit is out of range", [
-      { in: "query", name: "limit", message: "must be an integer from 1 to 100" },
-    ]);
-  }
+  const limit = pageSizeOf(input.limit);
   const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
   const rows = await selectListPage(
     publicReadDb(ctx),

@@ -1,6 +1,7 @@
 /** @module Reader reports' inputs (a reason from a short list, an optional bounded note) and what the queue returns. */
 import { z } from "zod";
 import { ModerationReasonSchema } from "../moderation/schemas.ts";
+import { PageSizeSchema } from "../paging.ts";
 import { text } from "../text.ts";
 
 /** What a reader can report: a paper, one of its comments, one of its reviews. */
@@ -58,7 +59,7 @@ export const FileReportInputSchema = ReportTargetInputSchema.extend({
 export type FileReportInput = z.input<typeof FileReportInputSchema>;
 
 export const ListReportsInputSchema = z.object({
-  limit: z.number().int().min(1).max(100).default(50),
+  limit: PageSizeSchema,
 });
 export type ListReportsInput = z.input<typeof ListReportsInputSchema>;
 

@@ -3,6 +3,9 @@ export { rebuildSearchIndex } from "./indexing.ts";
 export {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
+  SearchInputSchema,
+  type SearchQueryReason,
+  SearchQuerySchema,
   type SearchResponse,
   SearchResponseSchema,
   type SearchResult,
