@@ -15,6 +15,7 @@ import { compress } from "./http/middleware/compress.ts";
 import { observe } from "./http/middleware/observe.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
+import { responseCache } from "./http/middleware/response-cache.ts";
 import { registerAuthorizationServer } from "./http/oauth/authorization-server.ts";
 import { registerProtectedResource } from "./http/oauth/protected-resource.ts";
 import { registerHealth } from "./http/ops/health.ts";
@@ -28,6 +29,7 @@ import {
 } from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
+import type { ResponseCache } from "./http/response-cache.ts";
 import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -47,6 +49,11 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** Draining state at shutdown (the server's); /readyz answers 503 while draining. */
   lifecycle?: Lifecycle | undefined;
+  /**
+   * The response cache of anonymous public API reads (RESPONSE_CACHE_MB), invalidated by the
+   * runtime on every archive change; without it, every read runs its query.
+   */
+  responseCache?: ResponseCache | undefined;
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -115,6 +122,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
+  app.use("/api/v1/*", responseCache(deps.responseCache));
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }

@@ -8,3 +8,4 @@ export {
   DEFAULT_CHUNK_MAX_CHARS,
   type FieldChunk,
 } from "./chunker.ts";
+export { chunkRow } from "./rows.ts";
