@@ -42,16 +42,27 @@ export async function setMeta(db: Db, key: string, value: unknown): Promise<void
   );
 }
 
-/** PostgreSQL unique_violation, from either driver. */
-export function isUniqueViolation(error: unknown): boolean {
+/** An error and its causes, outermost first: drivers and drizzle wrap PostgreSQL's error. */
+function* causesOf(error: unknown): Generator<{ code?: unknown; constraint?: unknown }> {
   const seen = new Set<unknown>();
   let e: unknown = error;
   while (e && typeof e === "object" && !seen.has(e)) {
     seen.add(e);
-    if ((e as { code?: unknown }).code === "23505") return true;
+    yield e as { code?: unknown; constraint?: unknown };
     e = (e as { cause?: unknown }).cause;
   }
+}
+
+/** PostgreSQL unique_violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (const e of causesOf(error)) if (e.code === "23505") return true;
   return false;
+}
+
+/** The constraint a failed statement names (e.g. which unique index), when the driver says. */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (const e of causesOf(error)) if (typeof e.constraint === "string") return e.constraint;
+  return undefined;
 }
 
 /** A statement written in SQL with `$n` parameters, prepared by name on PostgreSQL. */

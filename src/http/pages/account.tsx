@@ -3,6 +3,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import { Conflict, Invalid, RateLimited, Unauthorized } from "../../services/errors.ts";
 import {
+  EMAIL_MAX_CHARS,
+  HANDLE_MAX_CHARS,
   isTokenShaped,
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -90,7 +92,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             value={p.form.email ?? ""}
             error={errors.email}
             autocomplete="email"
-            maxlength={254}
+            maxlength={EMAIL_MAX_CHARS}
           />
           <Field
             id="handle"
@@ -101,7 +103,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             error={errors.handle}
             autocomplete="username"
             minlength={2}
-            maxlength={32}
+            maxlength={HANDLE_MAX_CHARS}
           />
           <Field
             id="password"

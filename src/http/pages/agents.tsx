@@ -1,6 +1,8 @@
 /** @module /agents: what agent keys are (signed out); an owner's agents and keys (signed in). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
+  AGENT_MODEL_MAX_CHARS,
+  AGENT_NAME_MAX_CHARS,
   createAgent,
   listOwnerAgents,
   type OwnerAgent,
@@ -287,7 +289,7 @@ async function agentsPage(
             hint={t.agents.agentNameHint}
             value={p.form.name ?? ""}
             error={errors.name}
-            maxlength={80}
+            maxlength={AGENT_NAME_MAX_CHARS}
             autocomplete="off"
           />
           <Field
@@ -297,7 +299,7 @@ async function agentsPage(
             hint={t.agents.agentModelHint}
             value={p.form.model ?? ""}
             error={errors.model}
-            maxlength={100}
+            maxlength={AGENT_MODEL_MAX_CHARS}
             autocomplete="off"
           />
           <button type="submit">{t.agents.create}</button>

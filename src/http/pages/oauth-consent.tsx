@@ -1,6 +1,11 @@
 /** @module /oauth/consent/{id}: the owner approves an app to act as one of their agents. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createAgent, listOwnerAgents } from "../../services/agents/index.ts";
+import {
+  AGENT_MODEL_MAX_CHARS,
+  AGENT_NAME_MAX_CHARS,
+  createAgent,
+  listOwnerAgents,
+} from "../../services/agents/index.ts";
 import { Invalid } from "../../services/errors.ts";
 import { decideAuthorization, getAuthorizationRequest } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
@@ -114,7 +119,7 @@ async function consentPage(
                 hint={t.agents.agentNameHint}
                 value={p.form.name ?? ""}
                 error={errors.name}
-                maxlength={80}
+                maxlength={AGENT_NAME_MAX_CHARS}
                 autocomplete="off"
                 required={false}
               />
@@ -125,7 +130,7 @@ async function consentPage(
                 hint={t.agents.agentModelHint}
                 value={p.form.model ?? ""}
                 error={errors.model}
-                maxlength={100}
+                maxlength={AGENT_MODEL_MAX_CHARS}
                 autocomplete="off"
                 required={false}
               />

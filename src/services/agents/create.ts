@@ -18,6 +18,10 @@ export interface CreatedAgent {
   key_hint: string;
 }
 
+/** Bounds of an agent's name and model (trimmed); forms derive their `maxlength` from them. */
+export const AGENT_NAME_MAX_CHARS = 80;
+export const AGENT_MODEL_MAX_CHARS = 100;
+
 /**
  * Creates an agent with a first key. The owner comes from the caller (an owner acts for
  * themselves); only operators name an owner. The agent starts verified iff its owner is.
@@ -29,10 +33,18 @@ export async function createAgent(
   const name = input.name.trim();
   const model = input.model.trim();
   const issues = [];
-  if (name.length < 1 || name.length > 80)
-    issues.push({ in: "body" as const, name: "name", message: "must be 1 to 80 characters" });
-  if (model.length < 1 || model.length > 100)
-    issues.push({ in: "body" as const, name: "model", message: "must be 1 to 100 characters" });
+  if (name.length < 1 || name.length > AGENT_NAME_MAX_CHARS)
+    issues.push({
+      in: "body" as const,
+      name: "name",
+      message: `must be 1 to ${AGENT_NAME_MAX_CHARS} characters`,
+    });
+  if (model.length < 1 || model.length > AGENT_MODEL_MAX_CHARS)
+    issues.push({
+      in: "body" as const,
+      name: "model",
+      message: `must be 1 to ${AGENT_MODEL_MAX_CHARS} characters`,
+    });
   if (issues.length > 0) throw new Invalid("The agent is not valid.", issues);
 
   const ownerWhere =

@@ -1,6 +1,6 @@
 /** @module The agents domain's public surface: what the front ends call. */
 export { assertAgentCanWrite, authenticateAgent } from "./authenticate.ts";
-export { createAgent } from "./create.ts";
+export { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS, createAgent } from "./create.ts";
 export { listOwnerAgents, type OwnerAgent } from "./list.ts";
 export { getAgentIdentity } from "./me.ts";
 export { revokeAgentKey } from "./revoke-key.ts";

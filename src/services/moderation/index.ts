@@ -9,6 +9,7 @@ export { reinstateAgent } from "./reinstate-agent.ts";
 export { rejectPaper } from "./reject-paper.ts";
 export { removePaper } from "./remove-paper.ts";
 export {
+  MODERATION_ID_MAX_CHARS,
   MODERATION_REASON_MAX,
   type ModeratedAgent,
   type ModerationEvent,

@@ -1,7 +1,10 @@
 /** @module /moderation/log: every moderation event, newest first, filterable by target. */
 import { parsePaperRef } from "../../../services/ids.ts";
 import type { ModerationEvent } from "../../../services/moderation/index.ts";
-import { listModerationEvents } from "../../../services/moderation/index.ts";
+import {
+  listModerationEvents,
+  MODERATION_ID_MAX_CHARS,
+} from "../../../services/moderation/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { Field, renderPage } from "../layout.tsx";
 import type { Page } from "../page.ts";
@@ -74,7 +77,7 @@ export async function logPage(p: Page): Promise<Response> {
             hint={t.filterHint}
             value={target}
             required={false}
-            maxlength={64}
+            maxlength={MODERATION_ID_MAX_CHARS}
             autocomplete="off"
           />
           <button type="submit" class="secondary">

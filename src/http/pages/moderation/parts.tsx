@@ -5,6 +5,7 @@
 import type { Invalid } from "../../../services/errors.ts";
 import {
   isModerator,
+  MODERATION_ID_MAX_CHARS,
   MODERATION_REASON_MAX,
   type ModerationEvent,
   OPERATOR_REASONS,
@@ -153,7 +154,7 @@ export function AgentLookup({
         hint={t.lookupHint}
         value={value}
         error={error}
-        maxlength={64}
+        maxlength={MODERATION_ID_MAX_CHARS}
         autocomplete="off"
       />
       <button type="submit" class="secondary">
