@@ -5,6 +5,11 @@
  *   npm run bench:api
  *   npm run bench:api -- --smoke   # 20 papers, 1 s per endpoint, 4 connections (CI)
  *
+ * Rows: list, detail and context without the response cache, plain and with
+ * `Accept-Encoding: br, gzip`; the detail through a cache that keeps nothing (every request a
+ * miss); list, detail and context answered from a warm cache (hits). Ratios are to the trivial
+ * route of the same run.
+ *
  * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts, printed);
  * every request still draws on it, and after each run the store's own count (read back from
  * the RateLimit header) must cover every request autocannon completed, or the run fails.
@@ -28,8 +33,9 @@ import { type ServerType, serve } from "@hono/node-server";
 import autocannon from "autocannon";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
+import { ResponseCache } from "../src/http/response-cache.ts";
 import { createLogger } from "../src/logger.ts";
-import { openRuntime } from "../src/runtime.ts";
+import { listenArchiveChanges, openRuntime } from "../src/runtime.ts";
 import { type ImportSummary, importPapers } from "../src/services/papers/import.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { drawnFrom, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
@@ -168,40 +174,75 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
       );
       samples("published papers", ids.length);
 
-      const app = buildApp({
-        services: runtime.services,
-        logger,
-        baseUrl: config.BASE_URL,
-        trustProxy: [],
-      });
-      // Registered after buildApp: middleware registered earlier still applies, and
-      // notFound is a fallback, not a route, so the order does not matter (checked below).
-      app.get("/bench/trivial", (c) => c.json({ ok: true }));
-      const server: ServerType = await new Promise((resolve) => {
-        const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-      });
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      const base = `http://127.0.0.1:${port}`;
+      // Three apps over one runtime: without a response cache, with one (hits once warm), and
+      // with one that keeps nothing (every request a miss: the lookup and fill attempt).
+      const hitCache = new ResponseCache({ maxBytes: 64 * 1024 * 1024 });
+      const missCache = new ResponseCache({ maxBytes: 1 });
+      const stopListening = await listenArchiveChanges(runtime.database, hitCache, logger);
+      const servers: ServerType[] = [];
+      const start = async (responseCache: ResponseCache | undefined) => {
+        const app = buildApp({
+          services: runtime.services,
+          logger,
+          baseUrl: config.BASE_URL,
+          trustProxy: [],
+          responseCache,
+        });
+        // Registered after buildApp: middleware registered earlier still applies, and
+        // notFound is a fallback, not a route, so the order does not matter (checked below).
+        app.get("/bench/trivial", (c) => c.json({ ok: true }));
+        const server: ServerType = await new Promise((resolve) => {
+          const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+        });
+        servers.push(server);
+        const address = server.address();
+        return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      };
+      const base = await start(undefined);
+      const hitBase = await start(hitCache);
+      const missBase = await start(missCache);
       try {
         // Every id in the rotation, spread over the whole archive.
         const step = Math.max(1, Math.floor(ids.length / ROTATION));
         const rotation = ids.filter((_, i) => i % step === 0).slice(0, ROTATION);
         await sanityCheck(base, rotation, Math.min(50, ids.length));
-        const targets: { endpoint: string; paths: string[] }[] = [
-          { endpoint: "trivial", paths: ["/bench/trivial"] },
-          { endpoint: "list ?limit=50", paths: ["/api/v1/papers?limit=50"] },
-          { endpoint: "detail", paths: rotation.map((id) => `/api/v1/papers/${id}`) },
-          { endpoint: "context", paths: rotation.map((id) => `/api/v1/papers/${id}/context`) },
+        const list = ["/api/v1/papers?limit=50"];
+        const detail = rotation.map((id) => `/api/v1/papers/${id}`);
+        const context = rotation.map((id) => `/api/v1/papers/${id}/context`);
+        const br = { "accept-encoding": "br, gzip" };
+        const targets: Target[] = [
+          { endpoint: "trivial", base, paths: ["/bench/trivial"] },
+          { endpoint: "list ?limit=50", base, paths: list },
+          { endpoint: "detail", base, paths: detail },
+          { endpoint: "context", base, paths: context },
+          { endpoint: "list, br/gzip", base, paths: list, headers: br },
+          { endpoint: "detail, br/gzip", base, paths: detail, headers: br },
+          { endpoint: "context, br/gzip", base, paths: context, headers: br },
+          { endpoint: "detail, cache miss", base: missBase, paths: detail },
+          { endpoint: "list, cache hit", base: hitBase, paths: list },
+          { endpoint: "detail, cache hit", base: hitBase, paths: detail },
+          { endpoint: "context, cache hit", base: hitBase, paths: context },
+          { endpoint: "detail, cache hit, br/gzip", base: hitBase, paths: detail, headers: br },
         ];
+        // Warm the cache: every path once, in both representations asked for.
+        for (const path of [...list, ...detail, ...context]) {
+          for (const headers of [{}, br])
+            await (await fetch(`${hitBase}${path}`, { headers })).arrayBuffer();
+        }
         const rows: Row[] = [];
         for (const target of targets) {
-          rows.push(await load(base, target.endpoint, target.paths));
+          rows.push(await load(target.base, target.endpoint, target.paths, target.headers));
           const last = rows.at(-1)!;
           log(
             `  ${target.endpoint}: ${last.rps.toFixed(0)} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms`,
           );
         }
+        // The hit rows measured hits and the miss row misses, or the figures mean nothing.
+        const hits = hitCache.stats();
+        samples(`${engine} cache hits`, hits.hits);
+        if (missCache.stats().hits > 0)
+          throw new Error("the cache-miss app answered from its cache");
+        log(`  response cache: ${hits.hits} hits, ${hits.misses} misses, ${mb(hits.bytes)} kept`);
         return {
           engine,
           location: runtime.database.location,
@@ -210,10 +251,13 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
           rows,
         };
       } finally {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ("closeAllConnections" in server) server.closeAllConnections();
-        });
+        await stopListening();
+        for (const server of servers) {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            if ("closeAllConnections" in server) server.closeAllConnections();
+          });
+        }
       }
     } finally {
       await runtime.close();
@@ -252,7 +296,19 @@ async function drawnSoFar(base: string, path: string): Promise<number | null> {
   return drawn === null ? null : drawn - 1;
 }
 
-async function load(base: string, endpoint: string, paths: string[]): Promise<Row> {
+interface Target {
+  endpoint: string;
+  base: string;
+  paths: string[];
+  headers?: Record<string, string>;
+}
+
+async function load(
+  base: string,
+  endpoint: string,
+  paths: string[],
+  headers: Record<string, string> = {},
+): Promise<Row> {
   const before = await drawnSoFar(base, paths[0]!);
   const result = await autocannon({
     url: base,
@@ -261,7 +317,7 @@ async function load(base: string, endpoint: string, paths: string[]): Promise<Ro
     ...(WORKERS > 0 ? { workers: WORKERS } : {}),
     // Each connection cycles through the list, so the ids rotate without a setupRequest
     // function (functions cannot cross into autocannon's worker threads).
-    requests: paths.map((path) => ({ method: "GET" as const, path })),
+    requests: paths.map((path) => ({ method: "GET" as const, path, headers })),
   });
   return {
     endpoint,

@@ -1,12 +1,12 @@
 /** @module Builds the Hono application: middleware, API routes, errors. No side effects. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
+import { limitBody } from "./http/body-limit.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
@@ -15,6 +15,7 @@ import { compress } from "./http/middleware/compress.ts";
 import { observe } from "./http/middleware/observe.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
+import { responseCache } from "./http/middleware/response-cache.ts";
 import { registerAuthorizationServer } from "./http/oauth/authorization-server.ts";
 import { registerProtectedResource } from "./http/oauth/protected-resource.ts";
 import { registerHealth } from "./http/ops/health.ts";
@@ -28,6 +29,7 @@ import {
 } from "./http/pages/index.ts";
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
+import type { ResponseCache } from "./http/response-cache.ts";
 import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -47,6 +49,11 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** Draining state at shutdown (the server's); /readyz answers 503 while draining. */
   lifecycle?: Lifecycle | undefined;
+  /**
+   * The response cache of anonymous public API reads (RESPONSE_CACHE_MB), invalidated by the
+   * runtime on every archive change; without it, every read runs its query.
+   */
+  responseCache?: ResponseCache | undefined;
 }
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -115,21 +122,27 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
+  app.use("/api/v1/*", responseCache(deps.responseCache));
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const capBody = limitBody({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   app.on("POST", "/api/v1/*", async (c, next) => {
     // Only routes that take a POST check the body; others fall through to 404 or 405.
     if (!allowedMethods(app, c.req.path).includes("POST")) return next();
-    return requireJson(c, () => limitBody(c, next) as Promise<void>);
+    return requireJson(c, () => capBody(c, next) as Promise<void>);
   });
 
   registerV1(app);
-  registerMcp(app, { baseUrl: deps.baseUrl, maxBodyBytes: MAX_BODY_BYTES });
-  registerProtectedResource(app, {
+  const authorizationServers = registerAuthorizationServer(app, {
     baseUrl: deps.baseUrl,
-    authorizationServers: registerAuthorizationServer(app, { baseUrl: deps.baseUrl }),
+    clientMetadataDocuments: deps.services.clientMetadata !== undefined,
+  });
+  registerProtectedResource(app, { baseUrl: deps.baseUrl, authorizationServers });
+  registerMcp(app, {
+    baseUrl: deps.baseUrl,
+    maxBodyBytes: MAX_BODY_BYTES,
+    oauth: authorizationServers.length > 0,
   });
   const document = buildOpenApiDocument(app, deps.baseUrl);
   const documentJson = JSON.stringify(document);

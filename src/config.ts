@@ -31,6 +31,7 @@ const ConfigSchema = z.object({
    * How long a request waits on Redis for its rate-limit count before it is counted in this
    * process instead (fail-open). Raise it for a Redis far away or a heavily loaded host.
    */
+  RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   EMBEDDINGS_URL: optionalUrl,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),

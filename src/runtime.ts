@@ -3,11 +3,13 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import { type Database, openDatabase, redactUrl } from "./db/client.ts";
+import { ARCHIVE_CHANNEL, type Database, openDatabase, redactUrl } from "./db/client.ts";
+import { ResponseCache } from "./http/response-cache.ts";
 import { createLogger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
 import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
@@ -27,6 +29,11 @@ export interface Runtime {
   services: ServiceContext;
   /** Prometheus instruments, when asked for (the server). */
   metrics?: Metrics;
+  /**
+   * The response cache of anonymous public reads, when asked for and RESPONSE_CACHE_MB > 0;
+   * dropped on every archive change any instance commits (LISTEN quire_archive).
+   */
+  responseCache?: ResponseCache;
   /**
    * Stops the embedding worker, handing its claimed work back to the queue. The server calls
    * it as soon as shutdown begins; `close()` calls it too.
@@ -48,6 +55,8 @@ export interface RuntimeOptions {
   rateLimits?: boolean;
   /** Keep Prometheus metrics, process metrics included (the server; once per process). */
   metrics?: boolean;
+  /** Keep a response cache (RESPONSE_CACHE_MB; the server), listening for archive changes. */
+  responseCache?: boolean;
 }
 
 /** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
@@ -116,6 +125,7 @@ export async function openRuntime(
     },
     caller: { kind: "anonymous" },
     throttles: createMemoryOwnerThrottles(),
+    clientMetadata: createClientMetadataDocuments(),
   };
   if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
   const keyUsage = createKeyUsage({ db: database.db, logger: log });
@@ -164,6 +174,21 @@ export async function openRuntime(
       commandTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
   }
+  let stopListening: (() => Promise<void>) | undefined;
+  let responseCache: ResponseCache | undefined;
+  if (options.responseCache && config.RESPONSE_CACHE_MB > 0) {
+    const cache = new ResponseCache({
+      maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    });
+    try {
+      stopListening = await listenArchiveChanges(database, cache, log);
+    } catch (error) {
+      await database.close();
+      unlock();
+      throw error;
+    }
+    responseCache = cache;
+  }
   const worker = options.background
     ? startEmbeddingWorker(services, {
         ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
@@ -191,8 +216,10 @@ export async function openRuntime(
     database,
     services,
     ...(metrics ? { metrics } : {}),
+    ...(responseCache ? { responseCache } : {}),
     stopBackground,
     close: async () => {
+      await stopListening?.();
       await admin?.close();
       await stopBackground();
       await services.rateLimits?.close();
@@ -204,6 +231,31 @@ export async function openRuntime(
       unlock();
     },
   };
+}
+
+/**
+ * Drops `cache` whenever any instance commits an archive change (the triggers of migration
+ * 0008 NOTIFY quire_archive); while the listening connection is down, the cache serves
+ * nothing, and it starts again empty once it listens again.
+ */
+export function listenArchiveChanges(
+  database: Database,
+  cache: ResponseCache,
+  log: Logger,
+): Promise<() => Promise<void>> {
+  return database.listen(ARCHIVE_CHANNEL, {
+    notify: () => cache.invalidate(),
+    lost: () => {
+      cache.suspend();
+      log.warn(
+        "lost the archive-change notifications; the response cache is off until they return",
+      );
+    },
+    ready: () => {
+      cache.resume();
+      log.info("archive-change notifications are back; the response cache is on again");
+    },
+  });
 }
 
 /** Takes the embedded data directory's pid-file lock; returns the unlock. */

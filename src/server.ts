@@ -26,7 +26,11 @@ export interface RunningServer {
 
 /** Opens the database (migrating it), seeds an empty archive, and listens on PORT. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const runtime = await openRuntime(config, undefined, { background: true, metrics: true });
+  const runtime = await openRuntime(config, undefined, {
+    background: true,
+    metrics: true,
+    responseCache: true,
+  });
   const { logger, metrics } = runtime;
   if (config.SEED_SAMPLES) {
     // Under the startup lock: of instances starting together, only the first seeds.
@@ -42,6 +46,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     metrics,
     metricsToken: config.METRICS_TOKEN,
     lifecycle,
+    responseCache: runtime.responseCache,
   });
   const server = await listen(app.fetch, config.PORT, config.HOST, {
     headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,

@@ -35,6 +35,7 @@ const ENGINES: Record<string, Engine[]> = {
   "bench:render": ["pglite"],
   "bench:text": ["pglite"],
   "bench:ratelimit": ["pglite"],
+  "bench:start": ["pglite"],
   "bench:migrate": ["postgres"],
   "bench:scale": ["postgres"],
 };

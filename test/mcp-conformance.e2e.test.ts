@@ -10,6 +10,13 @@
  * the suite's exit status then fails on any regression and on any listed scenario that starts
  * passing.
  *
+ * The suite's authorization scenarios (`auth/metadata-*`, `auth/basic-cimd`, `auth/scope-*`,
+ * `auth/token-endpoint-auth-*`, `auth/pre-registration`, … in 0.1.16, `conformance list`) are all
+ * *client* scenarios: the suite plays the MCP server and authorization server and checks a
+ * client. None tests a server's authorization, so none applies here; Quire's authorization
+ * server is tested with the SDK's client and `mcp-remote` instead (src/http/oauth/,
+ * test/mcp-remote.e2e.test.ts). The server scenarios run anonymously, as before.
+ *
  * Two scenarios pass without exercising anything of ours: `tools-call-simple-text` and
  * `tools-call-error` call fixture tools Quire lacks and accept the tool error that comes back
  * (a text block, `isError`). They are not counted among the scenarios asserted below.

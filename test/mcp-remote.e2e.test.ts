@@ -3,7 +3,9 @@
  * exactly as README and /llms.txt tell a user: the URL and `--header "Authorization:${AUTH_HEADER}"`
  * with the key in the bridge's environment. The SDK's stdio client drives the bridge as a desktop
  * client would: initialize, list tools, call `search_papers`, then `post_comment` with the key,
- * and the comment is read back over REST with its AI label.
+ * and the comment is read back over REST with its AI label. And by OAuth, as a newcomer would:
+ * the bridge connects without credentials, reads, and its first write (a 401 challenge) opens
+ * the sign-in; the owner approves an agent and the same write lands, labeled with that agent.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,8 +15,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentIn, type TestAgent } from "../src/testing/agents.ts";
-import { publishPaper } from "../src/testing/factories.ts";
+import { makeAgent, publishPaper } from "../src/testing/factories.ts";
 import { MCP_TOOL_NAMES, type ServedApp, serveTestApp } from "../src/testing/mcp.ts";
+import { ownerOverHttp, serveOAuthApp } from "../src/testing/oauth.ts";
 
 const BRIDGE = fileURLToPath(new URL("../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
 
@@ -37,14 +40,16 @@ afterAll(async () => {
 });
 
 /** A client talking to `mcp-remote` over stdio, the bridge talking to Quire over HTTP. */
-async function bridged(authHeader?: string) {
+async function bridged(authHeader?: string, url = served.url) {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: configDir,
     // mcp-remote keeps OAuth state here; a key in a header needs none, and none leaks out.
     MCP_REMOTE_CONFIG_DIR: configDir,
+    // The bridge opens the sign-in page with xdg-open, which runs $BROWSER: here, nothing.
+    BROWSER: "true",
   };
-  const args = [BRIDGE, `${served.url}/mcp`, "--transport", "http-only"];
+  const args = [BRIDGE, `${url}/mcp`, "--transport", "http-only"];
   if (authHeader !== undefined) {
     env.AUTH_HEADER = authHeader;
     // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands it from env
@@ -121,4 +126,63 @@ describe("mcp-remote as a stdio bridge", () => {
       await client.close();
     }
   });
+});
+
+describe("mcp-remote connecting by OAuth", () => {
+  it("reads anonymously; the first write opens the sign-in, and after consent it lands labeled", async () => {
+    const oauthApp = await serveOAuthApp();
+    try {
+      const { client: owner, handle } = await ownerOverHttp(oauthApp);
+      const chosen = await makeAgent(oauthApp.test.ctx, handle, "bridged-agent");
+      const paper = (await publishPaper(oauthApp.test.ctx)).paper_id;
+      const { client, stderr } = await bridged(undefined, oauthApp.url);
+      try {
+        const listed = await client.callTool({ name: "list_papers", arguments: {} });
+        expect(listed.isError, stderr()).toBeFalsy();
+        const write = client.callTool({
+          name: "post_comment",
+          arguments: { paper_id: paper, body: "Posted by mcp-remote after signing in." },
+        });
+        // Settled either way, so a failure shows as the assertion below, not as a stray rejection.
+        const outcome = write.then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+        // The bridge prints the authorization URL (and tries to open a browser), then starts
+        // its loopback callback server.
+        let authorize: URL | undefined;
+        for (let i = 0; i < 150; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const found = /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(stderr())?.[1];
+          if (found) authorize = new URL(found);
+          if (authorize && stderr().includes("callback server running")) break;
+        }
+        expect(authorize, stderr()).toBeTruthy();
+        expect(authorize?.searchParams.get("scope")).toBe("agent");
+        const start = await owner.get(`${authorize!.pathname}${authorize!.search}`);
+        const consentPath = new URL(start.location!, oauthApp.url).pathname;
+        const approved = await owner.submit(consentPath, consentPath, {
+          decision: "approve",
+          agent_id: chosen.id,
+        });
+        expect(approved.status).toBe(303);
+        // The owner's browser lands on the bridge's loopback callback with the code.
+        expect((await fetch(approved.location!)).status).toBe(200);
+        const settled = await outcome;
+        expect("error" in settled ? String(settled.error) : "", stderr()).toBe("");
+        const posted = "result" in settled ? settled.result : { content: [] };
+        expect(posted.isError, JSON.stringify(posted.content)).toBeFalsy();
+        expect(posted.structuredContent).toMatchObject({
+          comment: {
+            ai_label: "AI-generated",
+            author: { agent_id: chosen.id, name: "bridged-agent", owner_handle: handle },
+          },
+        });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await oauthApp.close();
+    }
+  }, 60_000);
 });

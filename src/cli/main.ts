@@ -8,13 +8,15 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { DataDirLocked, openRuntime, type Runtime } from "../runtime.ts";
-import { createAgent, setAgentStatus } from "../services/agents/create.ts";
+import { createAgent, setAgentStatus } from "../services/agents/index.ts";
 import { DomainError, Invalid } from "../services/errors.ts";
-import { createOwner, verifyOwner } from "../services/owners/create.ts";
-import { setOwnerRole } from "../services/owners/set-role.ts";
-import { importPapers } from "../services/papers/import.ts";
-import { rebuildSearchIndex } from "../services/search/indexing.ts";
-import { drainEmbeddingQueue, queueMissingEmbeddings } from "../services/search/worker.ts";
+import { createOwner, setOwnerRole, verifyOwner } from "../services/owners/index.ts";
+import { importPapers } from "../services/papers/index.ts";
+import {
+  drainEmbeddingQueue,
+  queueMissingEmbeddings,
+  rebuildSearchIndex,
+} from "../services/search/index.ts";
 import { backupCommand, migrateCommand, restoreCommand } from "./operations.ts";
 import { createProgress } from "./progress.ts";
 

@@ -6,20 +6,18 @@ import type { Config } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { DataDirLocked, lockDataDir } from "../runtime.ts";
 import { systemClock } from "../services/context.ts";
-import { requestSnapshot } from "../services/operations/admin-socket.ts";
 import {
   BackupFailed,
-  restoreBackup,
-  snapshotDataDir,
-  stagingDir,
-  writeBackup,
-} from "../services/operations/backup.ts";
-import {
   type MigrateEvent,
   type MigrateReport,
   MigrationRefused,
   migrateToPostgres,
-} from "../services/operations/migrate.ts";
+  requestSnapshot,
+  restoreBackup,
+  snapshotDataDir,
+  stagingDir,
+  writeBackup,
+} from "../services/operations/index.ts";
 import { createProgress, type Progress } from "./progress.ts";
 
 export interface CommandIo {

@@ -43,8 +43,24 @@ export interface Database {
    * whose own tools (pg_dump) do this.
    */
   snapshot?(into: string): Promise<void>;
+  /**
+   * Calls `handlers.notify` with the payload of every NOTIFY on `channel` that any process
+   * commits on this database. On PostgreSQL this is a connection of its own: when it is lost,
+   * `lost` is called and it reconnects every second, calling `ready` once it listens again
+   * (notifications in between are gone). Resolves, listening, with the way to stop.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export interface ListenHandlers {
+  notify(payload: string): void;
+  lost?(): void;
+  ready?(): void;
+}
+
+/** The channel every archive change is announced on (migration 0008's triggers). */
+export const ARCHIVE_CHANNEL = "quire_archive";
 
 /** The advisory-lock key of startup work (an arbitrary constant, per database). */
 export const STARTUP_LOCK_KEY = 0x71756972; // "quir"
@@ -122,6 +138,8 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     kind: "pglite",
     location: inMemory ? "memory" : dataDir,
     exclusive: (work) => work(),
+    listen: async (channel, handlers) =>
+      client.listen(channel, (payload) => handlers.notify(payload)),
     stats: () => ({ max: 1, total: 1 }),
     dumpDataDir: async () => (await client.dumpDataDir("none")) as Blob,
     ...(inMemory
@@ -224,6 +242,7 @@ async function openPostgres(
     kind: "postgres",
     location: redactUrl(url),
     exclusive,
+    listen: (channel, handlers) => listenPostgres(pg, url, channel, handlers),
     stats: () => ({
       max: poolSize,
       total: pool.totalCount,
@@ -234,6 +253,65 @@ async function openPostgres(
       await replica?.end();
       await pool.end();
     },
+  };
+}
+
+/** A LISTEN connection that reconnects every second until stopped (see Database.listen). */
+async function listenPostgres(
+  pg: typeof import("pg").default,
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => {
+      if (message.channel === channel) handlers.notify(message.payload ?? "");
+    });
+    next.on("error", () => {
+      // Followed by "end", which reconnects.
+    });
+    next.on("end", () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      handlers.lost?.();
+      schedule();
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+  };
+  const schedule = () => {
+    retry = setTimeout(() => {
+      connect().then(
+        () => {
+          if (!stopped) handlers.ready?.();
+        },
+        () => {
+          if (!stopped) schedule();
+        },
+      );
+    }, 1_000);
+    retry.unref();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 

@@ -42,14 +42,68 @@ export async function setMeta(db: Db, key: string, value: unknown): Promise<void
   );
 }
 
-/** PostgreSQL unique_violation, from either driver. */
-export function isUniqueViolation(error: unknown): boolean {
+/** An error and its causes, outermost first: drivers and drizzle wrap PostgreSQL's error. */
+function* causesOf(error: unknown): Generator<{ code?: unknown; constraint?: unknown }> {
   const seen = new Set<unknown>();
   let e: unknown = error;
   while (e && typeof e === "object" && !seen.has(e)) {
     seen.add(e);
-    if ((e as { code?: unknown }).code === "23505") return true;
+    yield e as { code?: unknown; constraint?: unknown };
     e = (e as { cause?: unknown }).cause;
   }
+}
+
+/** PostgreSQL unique_violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (const e of causesOf(error)) if (e.code === "23505") return true;
   return false;
+}
+
+/** The constraint a failed statement names (e.g. which unique index), when the driver says. */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (const e of causesOf(error)) if (typeof e.constraint === "string") return e.constraint;
+  return undefined;
+}
+
+/** A statement written in SQL with `$n` parameters, prepared by name on PostgreSQL. */
+export interface Statement {
+  /** Unique per text: PostgreSQL keeps one plan per name and connection. */
+  name: string;
+  text: string;
+}
+
+interface PgLikeClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+interface PgliteLikeClient {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  dumpDataDir: unknown;
+}
+
+/**
+ * Rows of a hot read, with no query building per call: on PostgreSQL a named prepared
+ * statement (node-postgres parses it once per connection, then only binds and executes), on
+ * PGlite the same text through its own extended protocol. A transaction (which has no driver
+ * client of its own) runs the same text through Drizzle, parameters bound as usual.
+ * Values arrive as the driver parses them; hot reads cast timestamps to text, so both
+ * engines hand back the very strings Drizzle's timestamp columns turn into Dates.
+ */
+export async function preparedRows<T>(
+  db: Db,
+  statement: Statement,
+  values: unknown[],
+): Promise<T[]> {
+  const client = (db as unknown as { $client?: PgLikeClient | PgliteLikeClient }).$client;
+  if (client && "dumpDataDir" in client) {
+    return (await client.query(statement.text, values)).rows as T[];
+  }
+  if (client) {
+    const { name, text } = statement;
+    return (await (client as PgLikeClient).query({ name, text, values })).rows as T[];
+  }
+  const parts = statement.text.split(/\$(\d+)/);
+  const query = sql.join(
+    parts.map((part, i) => (i % 2 === 1 ? sql`${values[Number(part) - 1]}` : sql.raw(part))),
+  );
+  return rowsOf<T>(db, query);
 }

@@ -3,6 +3,7 @@
  * changes nothing: unreadable forms, text PostgreSQL cannot store, control characters in
  * redirect targets, trailing slashes, loopback origins (the findings of issue 15).
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { originCheck } from "../mcp/http.ts";
 import { agentIn, contributionRows } from "../testing/agents.ts";
@@ -70,7 +71,57 @@ describe("F1: an unreadable or oversized form body", () => {
     expect(res.status).toBe(413);
     expect(htmlLang(res.html)).toBe("es");
   });
+
+  it.each([
+    ["a form", "/sign-in", "application/x-www-form-urlencoded"],
+    ["the API", "/api/v1/papers/x/comments", "application/json"],
+    ["MCP", "/mcp", "application/json"],
+    ["OAI-PMH", "/oai", "application/x-www-form-urlencoded"],
+  ])(
+    "over the cap on %s, leaves the connection usable for the next request",
+    async (_, path, type) => {
+      // One keep-alive socket: the 413 and the request after it must both be answered on it.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const big = await httpRequest(agent, "POST", `${served.url}${path}`, "z".repeat(400_000), {
+          "content-type": type,
+          accept: "application/json, text/event-stream",
+        });
+        expect(big.status).toBe(413);
+        expect(big.connection).toBe("keep-alive");
+        const next = await httpRequest(agent, "GET", `${served.url}/healthz`);
+        expect(next.status).toBe(200);
+        expect(next.socket).toBe(big.socket);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
 });
+
+/** A request on `agent`, resolving with its status, Connection header and socket. */
+function httpRequest(
+  agent: http.Agent,
+  method: string,
+  url: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; connection: string | undefined; socket: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
+      res.resume();
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          connection: res.headers.connection,
+          socket: req.socket,
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 describe("F2: text PostgreSQL cannot store", () => {
   it("is a 400 problem naming the parameter on the API", async () => {

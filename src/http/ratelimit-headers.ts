@@ -13,7 +13,7 @@
  * agent) are one List each, comma-separated. Per section 7.3 clients ignore these fields on
  * responses served from a cache, so they can ride on publicly cacheable responses.
  */
-import type { RateLimitDecision } from "../services/ratelimit/limits.ts";
+import type { RateLimitDecision } from "../services/ratelimit/index.ts";
 
 /** The two fields for the policies a request drew on; the latest draw per policy wins. */
 export function rateLimitHeaders(all: readonly RateLimitDecision[]): Record<string, string> {

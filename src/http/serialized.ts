@@ -68,3 +68,37 @@ export function bodyEtag(body: string | Uint8Array): string | null {
   }
   return `"${(digest as Buffer).toString("hex")}"`;
 }
+
+/** Where compression finds (and leaves) a response's compressed bytes: a cached entry. */
+export interface EncodedBodies {
+  get(encoding: "br" | "gzip"): Uint8Array | undefined;
+  set(encoding: "br" | "gzip", body: Uint8Array): void;
+}
+
+const encodedBodies = new WeakMap<object, EncodedBodies>();
+
+/** Lets compression reuse, and keep in `store`, the compressed bodies of this request's answer. */
+export function keepEncodedBodies(c: Context, store: EncodedBodies): void {
+  encodedBodies.set(c.req.raw, store);
+}
+
+export function encodedBodiesOf(c: Context): EncodedBodies | undefined {
+  return encodedBodies.get(c.req.raw);
+}
+
+/**
+ * Answers with a string made earlier (a cached body) as if `c.json` had just made it, so the
+ * validators and compression after this use the string, not the body stream.
+ */
+export function respondWithSerialized(
+  c: Context,
+  text: string,
+  headers: [string, string][],
+): Response {
+  keepSerializedJson(c);
+  const record: Record<string, string> = {};
+  for (const [name, value] of headers) record[name] = value;
+  const response = c.body(text, 200, record);
+  kept.set(c.req.raw, { response, text });
+  return response;
+}

@@ -1,14 +1,15 @@
 /** @module POST /mcp: Streamable HTTP, stateless, in Hono; JSON-RPC errors on this channel. */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { limitBody } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
-import { authenticateAgent } from "../services/agents/authenticate.ts";
+import { authenticateAgent } from "../services/agents/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
-import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
-import { buildMcpServer } from "./server.ts";
+import { AGENT_SCOPE } from "../services/oauth/index.ts";
+import { enforceRateLimit } from "../services/ratelimit/index.ts";
+import { AGENT_TOOLS, buildMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -33,9 +34,14 @@ export function rpcError(
  * origin is refused, against DNS rebinding), the body is capped at `maxBodyBytes`, the
  * agent key (if any) is resolved as for REST (a bad key is 401 with `WWW-Authenticate` naming
  * the problem and the protected resource metadata), and
- * a fresh server and transport answer the JSON-RPC message(s) with JSON.
+ * a fresh server and transport answer the JSON-RPC message(s) with JSON. With `oauth` (Quire
+ * runs an authorization server), an anonymous call of a tool that acts as an agent is an HTTP
+ * 401 challenge, so OAuth clients start the flow (see `agentToolWithoutCredentials`).
  */
-export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBodyBytes: number }) {
+export function registerMcp(
+  app: Hono<AppEnv>,
+  options: { baseUrl: string; maxBodyBytes: number; oauth?: boolean },
+) {
   const originAllowed = originCheck(options.baseUrl);
 
   app.use(MCP_PATH, async (c, next) => {
@@ -50,7 +56,7 @@ export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBo
     return next();
   });
 
-  const limitBody = bodyLimit({
+  const capBody = limitBody({
     maxSize: options.maxBodyBytes,
     onError: () =>
       rpcError(
@@ -60,9 +66,9 @@ export function registerMcp(app: Hono<AppEnv>, options: { baseUrl: string; maxBo
       ),
   });
 
-  app.post(MCP_PATH, limitBody, async (c) => {
+  app.post(MCP_PATH, capBody, async (c) => {
     try {
-      return await handle(c, options.baseUrl);
+      return await handle(c, options.baseUrl, options.oauth ?? false);
     } catch (error) {
       const domain = domainErrorOf(error);
       if (domain instanceof Unavailable) {
@@ -122,9 +128,44 @@ export function originCheck(baseUrl: string): (origin: string) => boolean {
   };
 }
 
-async function handle(c: Context<AppEnv>, baseUrl: string): Promise<Response> {
+/**
+ * The agent tool an anonymous request calls, if any (in a single message or a batch). Such a
+ * call is answered at the HTTP level with 401 and `WWW-Authenticate: Bearer
+ * resource_metadata=…, scope="agent"`, the signal on which MCP clients that speak OAuth run
+ * discovery and authorization and then retry (MCP authorization 2025-11-25: "401 when
+ * authorization is required"); reads stay anonymous. An unreadable body is left to the
+ * transport, which answers it as JSON-RPC.
+ */
+async function agentToolWithoutCredentials(request: Request): Promise<string | undefined> {
+  let body: unknown;
+  try {
+    body = await request.clone().json();
+  } catch {
+    return undefined;
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    const name = method === "tools/call" ? params?.name : undefined;
+    if (typeof name === "string" && AGENT_TOOLS.has(name)) return name;
+  }
+  return undefined;
+}
+
+async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Promise<Response> {
   let ctx = c.get("ctx");
   const authorization = c.req.header("authorization");
+  if (authorization === undefined && oauth) {
+    const tool = await agentToolWithoutCredentials(c.req.raw);
+    if (tool) {
+      return rpcError(
+        401,
+        RPC.server,
+        `${tool} acts as an agent: connect this client to Quire by signing in (OAuth, which this answer starts in clients that support it) and picking one of your agents, or send an agent key as \`Authorization: Bearer <key>\`. Reading the archive needs neither.`,
+        { "www-authenticate": mcpChallenge(baseUrl, undefined, { scope: AGENT_SCOPE }) },
+      );
+    }
+  }
   if (authorization !== undefined) {
     try {
       const auth = await authenticateAgent(ctx, { authorization });

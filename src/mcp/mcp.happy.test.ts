@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentIn, type TestAgent } from "../testing/agents.ts";
 import { publishPaper } from "../testing/factories.ts";
 import { MCP_TOOL_NAMES, mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
+import { AGENT_TOOLS } from "./server.ts";
 
 let served: ServedApp;
 let agent: TestAgent;
@@ -47,6 +48,8 @@ describe("the MCP server", () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(100);
       expect(tool.outputSchema?.type, tool.name).toBe("object");
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(!tool.name.startsWith("post_"));
+      // Every write acts as an agent, so an anonymous call of it is the OAuth challenge.
+      if (!tool.annotations?.readOnlyHint) expect(AGENT_TOOLS.has(tool.name), tool.name).toBe(true);
     }
     const search = tools.find((t) => t.name === "search_papers")!;
     const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;

@@ -3,18 +3,16 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DomainError } from "../services/errors.ts";
-import { getContext } from "../services/papers/context.ts";
-import { getPaper } from "../services/papers/get.ts";
-import { listPapers } from "../services/papers/list.ts";
-import { enforceRateLimit } from "../services/ratelimit/enforce.ts";
-import type { McpRequestContext } from "./context.ts";
+import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
+import { enforceRateLimit } from "../services/ratelimit/index.ts";
+import type { McpRequest } from "./request.ts";
 import { renderPaperMarkdown } from "./tools/papers.ts";
 
 /** MCP's "resource not found" code. */
 const RESOURCE_NOT_FOUND = -32002;
 
 /** Resource reads fail as JSON-RPC errors (the protocol has no isError for them). */
-async function asResourceError<T>(rc: McpRequestContext, body: () => Promise<T>): Promise<T> {
+async function asResourceError<T>(rc: McpRequest, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {
@@ -37,7 +35,7 @@ async function asResourceError<T>(rc: McpRequestContext, body: () => Promise<T>)
 
 const one = (value: string | string[]) => (Array.isArray(value) ? (value[0] ?? "") : value);
 
-export function registerResources(server: McpServer, rc: McpRequestContext) {
+export function registerResources(server: McpServer, rc: McpRequest) {
   server.registerResource(
     "paper_context",
     new ResourceTemplate("quire://papers/{id}/context", { list: undefined }),
@@ -50,11 +48,9 @@ export function registerResources(server: McpServer, rc: McpRequestContext) {
     async (uri, { id }) =>
       asResourceError(rc, async () => {
         await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
-        const context = await getContext(rc.ctx, { id: one(id ?? "") });
+        const spans = await getPaperSpans(rc.ctx, { id: one(id ?? "") });
         return {
-          contents: [
-            { uri: uri.href, mimeType: "application/json", text: JSON.stringify(context) },
-          ],
+          contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(spans) }],
         };
       }),
   );

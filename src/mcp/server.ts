@@ -1,6 +1,6 @@
-/** @module The MCP server for one request: Quire's tools bound to the request's context. */
+/** @module The MCP server for one request: Quire's tools bound to that request (McpRequest). */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { McpRequestContext } from "./context.ts";
+import type { McpRequest } from "./request.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { registerAgentTools } from "./tools/agents.ts";
 import { registerContributionTools } from "./tools/contributions.ts";
@@ -13,16 +13,24 @@ const INSTRUCTIONS = [
   "Quire is an open archive of research papers written by AI models; every paper, comment",
   "and AI review is labeled AI-generated. Find papers with `search_papers` (passages",
   "answering a query) or `list_papers` (newest first); read one with `get_paper` (Markdown)",
-  "or `get_paper_context` (verbatim spans to quote). With an agent key (`Authorization:",
-  "Bearer <key>`), `whoami` checks it, and a verified agent can `post_comment` and",
-  "`post_review` (advisory). Failed calls say whether and when to retry.",
+  "or `get_paper_context` (verbatim spans to quote). Acting as an agent needs an agent key",
+  "(`Authorization: Bearer <key>`) or a connection its owner approved by signing in (OAuth);",
+  "`whoami` names the agent, and a verified agent can `post_comment` and `post_review`",
+  "(advisory). Failed calls say whether and when to retry.",
 ].join(" ");
+
+/**
+ * The tools that act as an agent: they need a credential (an agent key or an OAuth access
+ * token). Every other tool reads the archive anonymously. `/mcp` answers an anonymous call of
+ * one of these with an HTTP 401 challenge when Quire runs an authorization server.
+ */
+export const AGENT_TOOLS: ReadonlySet<string> = new Set(["whoami", "post_comment", "post_review"]);
 
 /**
  * A new server per request (the transport is stateless): tools close over the request's
  * service context, so the caller resolved from its key is the caller of every tool.
  */
-export function buildMcpServer(rc: McpRequestContext): McpServer {
+export function buildMcpServer(rc: McpRequest): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,

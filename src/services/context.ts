@@ -2,6 +2,7 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
 import type { KeyUsage } from "./agents/key-usage.ts";
+import type { ClientMetadataDocuments } from "./oauth/client-metadata.ts";
 import type { Mailer } from "./owners/mailer.ts";
 import type { OwnerThrottles } from "./owners/throttle.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
@@ -74,6 +75,11 @@ export interface ServiceContext {
    * so authenticating a request costs no write. Without it, uses are not recorded.
    */
   keyUsage?: KeyUsage;
+  /**
+   * Client ID Metadata Documents for OAuth (fetcher and per-instance cache); without it, an
+   * https `client_id` is unknown and clients register dynamically.
+   */
+  clientMetadata?: ClientMetadataDocuments;
 }
 
 /**

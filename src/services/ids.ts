@@ -15,7 +15,17 @@ export function base62(bytes: Uint8Array, width: number): string {
   return out.padStart(width, "0");
 }
 
-export type IdPrefix = "own" | "agt" | "key" | "cmt" | "rev" | "scr" | "mod" | "ogr" | "oar";
+export type IdPrefix =
+  | "own"
+  | "agt"
+  | "key"
+  | "cmt"
+  | "rev"
+  | "scr"
+  | "mod"
+  | "ogr"
+  | "oar"
+  | "rpt";
 
 /**
  * A new prefixed id: 48 bits of milliseconds then 80 random bits, base62. Ids sort by

@@ -8,8 +8,8 @@ import {
   papers,
   reviews,
 } from "../db/schema/index.ts";
-import { setAgentStatus } from "../services/agents/create.ts";
 import { revokeAgentKey } from "../services/agents/revoke-key.ts";
+import { setAgentStatus } from "../services/agents/set-status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { makeAgent, makeOwner } from "./factories.ts";
 
@@ -70,7 +70,18 @@ export async function removeContribution(
   }
 }
 
-/** Moves a paper to another status, as withdrawal and moderation will. */
-export async function setPaperStatus(ctx: ServiceContext, paperId: string, status: PaperStatus) {
-  await ctx.db.update(papers).set({ status }).where(eq(papers.id, paperId));
+/**
+ * Puts a paper in a status directly: the state `withdrawPaper` or `removePaper` leaves, without
+ * their log entries, for tests about what readers see. `updatedAt`, when given, is stamped too.
+ */
+export async function setPaperStatus(
+  ctx: ServiceContext,
+  paperId: string,
+  status: PaperStatus,
+  updatedAt?: Date,
+) {
+  await ctx.db
+    .update(papers)
+    .set(updatedAt ? { status, updatedAt } : { status })
+    .where(eq(papers.id, paperId));
 }

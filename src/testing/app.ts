@@ -4,7 +4,9 @@ import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { createLifecycle, type Lifecycle } from "../http/lifecycle.ts";
+import { ResponseCache } from "../http/response-cache.ts";
 import { createMetrics, type Metrics } from "../metrics.ts";
+import { listenArchiveChanges } from "../runtime.ts";
 import { createKeyUsage, type KeyUsage } from "../services/agents/key-usage.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { BUCKET_NAMES } from "../services/ratelimit/limits.ts";
@@ -22,6 +24,8 @@ export interface TestApp {
   metrics: Metrics;
   /** Drain it (`lifecycle.startDrain()`) to see the app as a stopping server shows it. */
   lifecycle: Lifecycle;
+  /** The response cache, when asked for (`responseCacheMb`). */
+  responseCache?: ResponseCache;
   close(): Promise<void>;
 }
 
@@ -38,9 +42,13 @@ export async function createTestApp(
     baseUrl?: string;
     /** Opens /metrics with this bearer token (METRICS_TOKEN). */
     metricsToken?: string;
+    /** A response cache of this many MB, listening for archive changes as a server's does. */
+    responseCacheMb?: number;
+    /** Use this database (another instance's, say) instead of a fresh one; not closed. */
+    database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -62,6 +70,12 @@ export async function createTestApp(
   const stats = database.stats;
   if (stats) metrics.watchPool(() => stats());
   const lifecycle = createLifecycle();
+  let responseCache: ResponseCache | undefined;
+  let stopListening: (() => Promise<void>) | undefined;
+  if (options.responseCacheMb) {
+    responseCache = new ResponseCache({ maxBytes: options.responseCacheMb * 1024 * 1024 });
+    stopListening = await listenArchiveChanges(database, responseCache, logger);
+  }
   const app = buildApp({
     services: ctx,
     logger,
@@ -70,6 +84,7 @@ export async function createTestApp(
     metrics,
     metricsToken: options.metricsToken,
     lifecycle,
+    responseCache,
   });
   return {
     app,
@@ -79,10 +94,12 @@ export async function createTestApp(
     keyUsage,
     metrics,
     lifecycle,
+    ...(responseCache ? { responseCache } : {}),
     close: async () => {
+      await stopListening?.();
       await keyUsage.close();
       await ctx.rateLimits?.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }

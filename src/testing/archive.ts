@@ -1,7 +1,7 @@
 /**
  * @module Test support: an archive with something in every table (sample papers, arXiv
  * abstracts through the import service, owners, sessions, agents, comments, reviews,
- * moderation, OAuth clients, grants and tokens, embeddings and their queue, a dataset
+ * moderation, reader reports, OAuth clients, grants and tokens, embeddings and their queue, a dataset
  * snapshot), for the migrate and backup tests and the migrate benchmark.
  */
 import { createHash } from "node:crypto";
@@ -13,7 +13,7 @@ import { pino } from "pino";
 import { buildApp } from "../app.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
-import { setAgentStatus } from "../services/agents/create.ts";
+import { setAgentStatus } from "../services/agents/set-status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
 import { createHumanReview } from "../services/contributions/create-human-review.ts";
@@ -32,6 +32,7 @@ import { signUp } from "../services/owners/sign-up.ts";
 import { importPapers } from "../services/papers/import.ts";
 import { publishVersion } from "../services/papers/publish.ts";
 import { seedSamplePapers } from "../services/papers/seed.ts";
+import { fileReport, resolveReport } from "../services/reports/index.ts";
 import { createHttpEmbedder, type Embedder } from "../services/search/embedder.ts";
 import { prepareSearch } from "../services/search/prepare.ts";
 import { drainEmbeddingQueue } from "../services/search/worker.ts";
@@ -171,6 +172,20 @@ export async function populateArchive(
     { ...ctx, caller: { kind: "owner", ownerId: bob.id, handle: "bob", role: "owner" } },
     { paperId: second, review: { ...scores, overall: 7, body: "A human reading." } },
   );
+
+  // Reader reports: one still open (by bob), one a moderator (the operator) resolved.
+  const reportFrom = { address: "192.0.2.1" };
+  await fileReport(
+    { ...ctx, caller: { kind: "owner", ownerId: bob.id, handle: "bob", role: "owner" } },
+    { targetType: "comment", targetId: comments[0] as string, reason: "abuse", note: "Rude." },
+    reportFrom,
+  );
+  const reported = await fileReport(
+    ctx,
+    { targetType: "paper", targetId: third, reason: "plagiarism" },
+    reportFrom,
+  );
+  await resolveReport(op, { reportId: reported.id, outcome: "dismissed", reason: "Cited." });
 
   // An app connected to alice's agent by OAuth (client, grant, tokens), and a request that
   // still waits for the owner's consent.

@@ -20,7 +20,7 @@ import {
   type Request,
 } from "playwright-core";
 import type { Lang } from "../http/pages/i18n/index.ts";
-import { csrfTokenIn, overHttp, PageClient } from "./page-client.ts";
+import { csrfTokenIn, overHttp, PageClient, shownKey } from "./page-client.ts";
 import { runQuire } from "./quire-cli.ts";
 import { createScratchDatabase } from "./scratch.ts";
 import { type ServedQuire, serveQuire } from "./serve.ts";
@@ -401,6 +401,34 @@ export async function createAgentOverHttp(
   const id = row.exec(html)?.[1];
   if (!id) throw new Error(`agent ${name} is not listed on /agents`);
   return id;
+}
+
+/**
+ * An agent of a signed-in owner (registered through the /agents form, its key read from the
+ * page that shows it once) posts `body` as a comment on `paperId` through the API; returns
+ * the comment's id. The reader-report flow reports it.
+ */
+export async function commentOverHttp(
+  site: Site,
+  owner: PageClient,
+  paperId: string,
+  body: string,
+  name = "commenting-agent",
+): Promise<{ commentId: string; agentName: string }> {
+  const made = await owner.submit("/agents", "/agents", { name, model: "test-model-1" });
+  if (made.status !== 303) throw new Error(`creating agent ${name} failed: ${made.status}`);
+  const key = shownKey((await owner.get("/agents")).html);
+  if (!key) throw new Error(`the key of agent ${name} was not shown`);
+  const res = await fetch(`${site.base}/api/v1/papers/${paperId}/comments`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ body }),
+  });
+  const json = (await res.json()) as { comment?: { id?: string } };
+  if (res.status !== 201 || !json.comment?.id) {
+    throw new Error(`commenting failed: ${res.status} ${JSON.stringify(json)}`);
+  }
+  return { commentId: json.comment.id, agentName: name };
 }
 
 /** A client signed in as `owner` over plain HTTP (through the sign-in form's POST). */

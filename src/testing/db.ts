@@ -122,6 +122,7 @@ export function testContext(
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
     ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),
+    ...(overrides.clientMetadata ? { clientMetadata: overrides.clientMetadata } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * document, `/mcp` JSON-RPC (every tool, malformed envelopes, batches), `/oai`, `/feed.atom`,
  * every page and every form route in both languages (with and without a session and a CSRF
  * token), fed hostile strings. A request fails when it answers 5xx (a 503 only where the
- * contract allows it), takes over 5 s, or shows a stack trace or SQL text.
+ * contract allows it), takes over 5 s, loses its connection, or shows a stack trace or SQL text.
  */
 import fc from "fast-check";
 import { OAI_VERBS } from "../services/feeds/oai.ts";
@@ -538,19 +538,6 @@ function allows503(r: FuzzRequest): boolean {
   return r.path.startsWith("/api/v1/search/semantic");
 }
 
-/**
- * Sends one request; the failure it shows, if any. A connection the server closed after an
- * earlier answer (a keep-alive socket dropped after a 413 or 431) is retried once on a new
- * one before it counts.
- */
-async function send(
-  base: string,
-  r: FuzzRequest,
-): Promise<{ status: string; failure?: FuzzFailure }> {
-  const first = await sendOnce(base, r);
-  return first.status === "reset" ? sendOnce(base, r) : first;
-}
-
 async function sendOnce(
   base: string,
   r: FuzzRequest,
@@ -634,7 +621,7 @@ export async function runFuzz(
   const worker = async () => {
     while (next < requests.length) {
       const r = requests[next++] as FuzzRequest;
-      const { status, failure } = await send(t.base, r);
+      const { status, failure } = await sendOnce(t.base, r);
       byStatus[status] = (byStatus[status] ?? 0) + 1;
       if (failure) failures.push(failure);
     }

@@ -4,6 +4,7 @@
  * and the owner's consent driven over HTTP.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
@@ -16,14 +17,72 @@ import { oauthTokens } from "../db/schema/index.ts";
 import { signedInClient } from "../http/pages/pages.test-helpers.ts";
 import { hashKey } from "../services/agents/keys.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { createClientMetadataDocuments } from "../services/oauth/index.ts";
 import { type ServedApp, serveTestApp } from "./mcp.ts";
 import { overHttp, PageClient } from "./page-client.ts";
 import { freePort } from "./scratch.ts";
 
-/** The real app on a loopback port, with BASE_URL set to that very address. */
+/**
+ * The real app on a loopback port, with BASE_URL set to that very address. It takes Client ID
+ * Metadata Documents from loopback addresses (`serveClientMetadata` stands in for a client's
+ * site); production fetches them only over https from public addresses.
+ */
 export async function serveOAuthApp(): Promise<ServedApp> {
   const port = await freePort();
-  return serveTestApp({ baseUrl: `http://127.0.0.1:${port}` }, port);
+  return serveTestApp(
+    {
+      baseUrl: `http://127.0.0.1:${port}`,
+      services: { clientMetadata: createClientMetadataDocuments({ allowLoopback: true }) },
+    },
+    port,
+  );
+}
+
+export interface MetadataAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A client's site on a loopback port serving metadata documents: `put(path, answer)` sets what
+ * a path answers, `url(path)` is its client_id, and `requests` lists the paths fetched.
+ */
+export async function serveClientMetadata() {
+  const answers = new Map<string, MetadataAnswer>();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? "";
+    requests.push(path);
+    const answer = answers.get(path) ?? { status: 404, body: "{}" };
+    res.writeHead(answer.status ?? 200, {
+      "content-type": "application/json",
+      ...answer.headers,
+    });
+    res.end(answer.body);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+  return {
+    url,
+    requests,
+    /** Serves `document` at `path` (JSON unless a string), with its `client_id` member by default. */
+    put(path: string, document: Record<string, unknown> | MetadataAnswer) {
+      answers.set(
+        path,
+        "body" in document && typeof document.body === "string"
+          ? (document as MetadataAnswer)
+          : { body: JSON.stringify({ client_id: url(path), ...document }) },
+      );
+      return url(path);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**

@@ -7,4 +7,5 @@ export * from "./moderation.ts";
 export * from "./oauth.ts";
 export * from "./owners.ts";
 export * from "./papers.ts";
+export * from "./reports.ts";
 export * from "./search.ts";

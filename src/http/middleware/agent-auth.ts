@@ -1,6 +1,6 @@
 /** @module Agent-key authentication for the write routes: sets the request's caller. */
 import type { MiddlewareHandler } from "hono";
-import { assertAgentCanWrite, authenticateAgent } from "../../services/agents/authenticate.ts";
+import { assertAgentCanWrite, authenticateAgent } from "../../services/agents/index.ts";
 import { withCaller } from "../../services/context.ts";
 import { Unauthorized } from "../../services/errors.ts";
 import type { AppEnv } from "../env.ts";

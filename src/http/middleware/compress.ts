@@ -3,7 +3,7 @@ import { pipeline, Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
-import { keepSerializedJson, serializedBody } from "../serialized.ts";
+import { encodedBodiesOf, keepSerializedJson, serializedBody } from "../serialized.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -49,14 +49,22 @@ export function compress(): MiddlewareHandler {
     headers.append("vary", "Accept-Encoding");
     let body: Buffer | ReadableStream;
     if (!STREAMED.test(type)) {
-      const raw = text !== undefined ? Buffer.from(text) : Buffer.from(await res.arrayBuffer());
-      if (raw.length < MIN_BYTES) {
-        // The handler's own response is left alone; one read back from its stream is rebuilt.
-        if (text !== undefined) addVary(c);
-        else c.res = new Response(raw, { status: res.status, headers });
-        return;
+      // A cached answer's compressed bytes are made once and kept with it (response-cache.ts).
+      const store = encodedBodiesOf(c);
+      const made = store?.get(encoding);
+      if (made) {
+        body = Buffer.from(made.buffer, made.byteOffset, made.byteLength);
+      } else {
+        const raw = text !== undefined ? Buffer.from(text) : Buffer.from(await res.arrayBuffer());
+        if (raw.length < MIN_BYTES) {
+          // The handler's own response is left alone; one read back from its stream is rebuilt.
+          if (text !== undefined) addVary(c);
+          else c.res = new Response(raw, { status: res.status, headers });
+          return;
+        }
+        body = encoding === "br" ? await brotli(raw, BROTLI_PARAMS) : await gzip(raw);
+        store?.set(encoding, body);
       }
-      body = encoding === "br" ? await brotli(raw, BROTLI_PARAMS) : await gzip(raw);
       headers.set("content-length", String((body as Buffer).length));
     } else {
       const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);

@@ -1,8 +1,8 @@
 /** @module Per-IP rate limits on HTTP requests, and the RateLimit headers of every draw. */
 import type { Context, MiddlewareHandler } from "hono";
 import { RateLimited } from "../../services/errors.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
-import type { Bucket, RateLimitDecision, RateLimits } from "../../services/ratelimit/limits.ts";
+import type { Bucket, RateLimitDecision, RateLimits } from "../../services/ratelimit/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problemFromDomainError } from "../problem.ts";
 import { rateLimitHeaders } from "../ratelimit-headers.ts";

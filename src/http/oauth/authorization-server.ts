@@ -12,7 +12,7 @@ import express from "express";
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
 import { AGENT_SCOPE } from "../../services/oauth/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 import { mcpResource } from "./protected-resource.ts";
@@ -35,11 +35,11 @@ export function issuerOf(baseUrl: string): URL | null {
 
 /**
  * RFC 8414 metadata as the SDK builds it, with what Quire changes: every client is public, so
- * `none` is the only token endpoint authentication, and the one scope is named. Client ID
- * Metadata Documents are not accepted (`client_id_metadata_document_supported` is absent):
- * clients register dynamically.
+ * `none` is the only token endpoint authentication, and the one scope is named. With
+ * `clientMetadataDocuments`, `client_id_metadata_document_supported` tells MCP clients they
+ * may use an https URL of their metadata as `client_id` instead of registering.
  */
-function metadataOf(issuer: URL) {
+function metadataOf(issuer: URL, clientMetadataDocuments: boolean) {
   const sdk = createOAuthMetadata({
     provider: quireOAuthProvider(),
     issuerUrl: issuer,
@@ -50,17 +50,18 @@ function metadataOf(issuer: URL) {
     ...sdk,
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
+    ...(clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 
 /** Mounts the authorization server; returns the issuer to name in the resource metadata. */
 export function registerAuthorizationServer(
   app: Hono<AppEnv>,
-  options: { baseUrl: string },
+  options: { baseUrl: string; clientMetadataDocuments: boolean },
 ): string[] {
   const issuer = issuerOf(options.baseUrl);
   if (!issuer) return [];
-  const body = JSON.stringify(metadataOf(issuer));
+  const body = JSON.stringify(metadataOf(issuer, options.clientMetadataDocuments));
   app.use(
     AUTHORIZATION_SERVER_PATH,
     cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }),

@@ -3,7 +3,7 @@
  * registration, the owner's consent over HTTP, tokens, whoami, a labeled comment, refresh,
  * disconnect on /agents, 401.
  */
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,9 @@ import {
   INITIALIZE as initialize,
   MemoryOAuthClient,
   ownerOverHttp,
+  pkce,
+  rawOAuth,
+  serveClientMetadata,
   useOAuthApp,
 } from "../../testing/oauth.ts";
 
@@ -43,7 +46,56 @@ describe("OAuth metadata", () => {
       code_challenge_methods_supported: ["S256"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       token_endpoint_auth_methods_supported: ["none"],
+      client_id_metadata_document_supported: true,
     });
+  });
+});
+
+describe("a client identified by its metadata document (CIMD)", () => {
+  it("is fetched once, shown by name on consent, and gets a token for the chosen agent", async () => {
+    const site = await serveClientMetadata();
+    try {
+      const { client: owner, handle } = await ownerOverHttp(served);
+      const agent = await makeAgent(served.test.ctx, handle, "cimd-agent");
+      const redirect = "http://127.0.0.1:33420/callback";
+      const clientId = site.put("/oauth/client.json", {
+        client_name: "Metadata client",
+        redirect_uris: [redirect],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      });
+      const raw = rawOAuth(served.url, redirect);
+      const { verifier, challenge } = pkce();
+      const url = raw.authorizeUrl(clientId, challenge);
+      const start = await owner.get(`${url.pathname}${url.search}`);
+      expect(start.status, start.html).toBe(302);
+      const page = await owner.get(new URL(start.location!, served.url).pathname);
+      expect(page.html).toContain("Metadata client");
+      expect(page.html).toContain(`id="client-id-host">127.0.0.1:`);
+
+      const back = await consent(owner, url, { agentId: agent.id });
+      const code = back.searchParams.get("code")!;
+      const res = await raw.token({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirect,
+      });
+      expect(res.status).toBe(200);
+      const { access_token } = (await res.json()) as { access_token: string };
+      const who = await rpc(
+        served.url,
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } },
+        { authorization: `Bearer ${access_token}` },
+      );
+      expect(await who.text()).toContain(agent.id);
+      // Authorize, consent (twice) and token: one fetch, then this instance's cache.
+      expect(site.requests).toEqual(["/oauth/client.json"]);
+    } finally {
+      await site.close();
+    }
   });
 });
 
@@ -137,6 +189,130 @@ describe("connecting an MCP client by signing in", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/error_description="[^"]*revoked/);
     expect((await owner.get("/agents")).html).not.toContain('id="connections"');
+  });
+
+  it("an anonymous client reads; its first write is a 401 challenge that starts the flow", async () => {
+    const { client: owner, handle } = await ownerOverHttp(served);
+    const agent = await makeAgent(served.test.ctx, handle, "challenged-agent");
+    const paper = await publishPaper(served.test.ctx);
+    const serverUrl = `${served.url}/mcp`;
+
+    // At the HTTP level: reads answer anonymously, agent tools are 401 with the challenge.
+    const read = await rpc(served.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_papers", arguments: {} },
+    });
+    expect(read.status).toBe(200);
+    const write = await rpc(served.url, [
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "post_comment", arguments: { paper_id: paper.paper_id, body: "Hi." } },
+      },
+    ]);
+    expect(write.status).toBe(401);
+    expect(write.headers.get("www-authenticate")).toBe(
+      `Bearer realm="quire", resource_metadata="${served.url}/.well-known/oauth-protected-resource/mcp", scope="agent"`,
+    );
+    expect(((await write.json()) as { error: { message: string } }).error.message).toMatch(
+      /post_comment acts as an agent: connect this client to Quire by signing in/,
+    );
+
+    // The SDK's client: connected without tokens, it reads; the write's 401 runs discovery and
+    // registration and sends the user to authorize; after consent the same call succeeds.
+    const provider = new MemoryOAuthClient("http://127.0.0.1:33419/callback", "Lazy client");
+    const transport = new StreamableHTTPClientTransport(new URL(serverUrl), {
+      authProvider: provider,
+    });
+    const client = new Client({ name: "lazy", version: "1" });
+    await client.connect(transport);
+    const listed = await client.callTool({ name: "list_papers", arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    const args = { paper_id: paper.paper_id, body: "Posted once the client was connected." };
+    await expect(client.callTool({ name: "post_comment", arguments: args })).rejects.toThrow(
+      UnauthorizedError,
+    );
+    expect(provider.authorizationUrl?.searchParams.get("scope")).toBe("agent");
+    const back = await consent(owner, provider.authorizationUrl!, { agentId: agent.id });
+    await transport.finishAuth(back.searchParams.get("code")!);
+    const posted = await client.callTool({ name: "post_comment", arguments: args });
+    expect(posted.isError, textOf(posted)).toBeFalsy();
+    expect(posted.structuredContent).toMatchObject({
+      comment: { ai_label: "AI-generated", author: { agent_id: agent.id } },
+    });
+    await client.close();
+  });
+
+  it("creates the agent on the consent page when the owner names a new one", async () => {
+    const { client: owner, handle } = await ownerOverHttp(served);
+    const raw = rawOAuth(served.url, "http://127.0.0.1:33421/callback");
+    const clientId = await raw.register();
+    const { verifier, challenge } = pkce();
+    const url = raw.authorizeUrl(clientId, challenge);
+    const start = await owner.get(`${url.pathname}${url.search}`);
+    const path = new URL(start.location!, served.url).pathname;
+    // An owner without agents is offered a new one, already chosen.
+    const page = await owner.get(path);
+    expect(page.html).toContain('id="no-agents"');
+    expect(page.html).toMatch(/id="agent-new"[^>]*checked/);
+
+    // The /agents rules, in the reader's language; the request is still pending after it.
+    const invalid = await owner.submit(`/es${path}`, `/es${path}`, {
+      decision: "approve",
+      agent_id: "new",
+      name: " ",
+      model: "m",
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('lang="es"');
+    expect(invalid.html).toContain('id="new-agent-name-error"');
+
+    const made = await owner.submit(path, path, {
+      decision: "approve",
+      agent_id: "new",
+      name: "made-on-consent",
+      model: "consent-model-1",
+    });
+    expect(made.status).toBe(303);
+    const code = new URL(made.location!).searchParams.get("code")!;
+    const res = await raw.token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:33421/callback",
+    });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const me = await fetch(`${served.url}/api/v1/me`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    // A verified owner's new agent is verified, as on /agents.
+    expect(await me.json()).toMatchObject({
+      agent: {
+        name: "made-on-consent",
+        model: "consent-model-1",
+        owner_handle: handle,
+        status: "verified",
+      },
+    });
+    expect((await owner.get("/agents")).html).toContain("made-on-consent");
+  });
+
+  it("a wrong key, sent as a header by the SDK's client, fails with Quire's own sentence", async () => {
+    for (const [key, says] of [
+      ["quire_sk_notARealKeyAtAll", "The bearer token is not an agent key"],
+      [`quire_sk_${"A".repeat(43)}`, "The agent key is not recognised"],
+    ] as const) {
+      const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      });
+      const client = new Client({ name: "keyed", version: "1" });
+      await expect(client.connect(transport), key).rejects.toThrow(says);
+    }
   });
 
   it("shows the consent page in Spanish at /es", async () => {

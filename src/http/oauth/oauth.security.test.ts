@@ -4,16 +4,18 @@
  * another owner's agent, a consent form without its CSRF token.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { setAgentStatus } from "../../services/agents/create.ts";
+import { setAgentStatus } from "../../services/agents/set-status.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
 import { rpc } from "../../testing/mcp.ts";
 import {
   consent,
   expireToken,
   INITIALIZE as initialize,
+  type MetadataAnswer,
   ownerOverHttp,
   pkce,
   rawOAuth,
+  serveClientMetadata,
   useOAuthApp,
 } from "../../testing/oauth.ts";
 import type { PageClient } from "../../testing/page-client.ts";
@@ -186,6 +188,73 @@ describe("tokens", () => {
       refresh_token,
     });
     expect(refreshed.status).toBe(400);
+  });
+});
+
+describe("client metadata documents", () => {
+  it("refuses documents that break the rules, saying why, and unregistered redirect URIs", async () => {
+    const site = await serveClientMetadata();
+    try {
+      const ok = { client_name: "Doc", redirect_uris: [REDIRECT] };
+      const cases: [string, Record<string, unknown> | MetadataAnswer, RegExp][] = [
+        [
+          "/other-id.json",
+          { ...ok, client_id: "https://elsewhere.example/c.json" },
+          /client_id is not exactly/,
+        ],
+        ["/secret.json", { ...ok, client_secret: "s3cret" }, /client secret/],
+        [
+          "/basic.json",
+          { ...ok, token_endpoint_auth_method: "client_secret_basic" },
+          /only "none"/,
+        ],
+        ["/no-redirects.json", { client_name: "Doc", redirect_uris: [] }, /no redirect_uris/],
+        ["/bad-uri.json", { ...ok, redirect_uris: ["javascript:alert(1)"] }, /not valid/],
+        ["/big.json", { ...ok, padding: "x".repeat(6000) }, /over 5120 bytes/],
+        [
+          "/big-chunked.json",
+          { headers: { "transfer-encoding": "chunked" }, body: `{"x":"${"x".repeat(6000)}"}` },
+          /over 5120 bytes/,
+        ],
+        ["/moved.json", { status: 302, headers: { location: "/ok.json" }, body: "" }, /HTTP 302/],
+        [
+          "/html.json",
+          { headers: { "content-type": "text/html" }, body: "<p>hi</p>" },
+          /application\/json/,
+        ],
+        ["/missing.json", { status: 404, body: "{}" }, /HTTP 404/],
+      ];
+      for (const [path, document, reason] of cases) {
+        const clientId = site.put(path, document);
+        const url = authorizeUrl(clientId, pkce().challenge);
+        const res = await owner.get(`${url.pathname}${url.search}`);
+        expect(res.status, path).toBe(400);
+        const body = JSON.parse(res.html) as { error: string; error_description: string };
+        expect(body.error, path).toBe("invalid_client");
+        expect(body.error_description, path).toMatch(reason);
+      }
+      // A good document: only its own redirect URIs are accepted.
+      const clientId = site.put("/good.json", ok);
+      const evil = authorizeUrl(clientId, pkce().challenge, {
+        redirect_uri: "http://evil.example/cb",
+      });
+      const refused = await owner.get(`${evil.pathname}${evil.search}`);
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain("Unregistered redirect_uri");
+      const good = authorizeUrl(clientId, pkce().challenge);
+      expect((await owner.get(`${good.pathname}${good.search}`)).status).toBe(302);
+      // At the token endpoint a refused document is invalid_client too.
+      const res = await token({
+        grant_type: "authorization_code",
+        client_id: site.url("/secret.json"),
+        code: "quire_ac_x",
+        code_verifier: pkce().verifier,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_client" });
+    } finally {
+      await site.close();
+    }
   });
 });
 

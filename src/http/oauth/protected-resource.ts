@@ -71,12 +71,18 @@ function descriptionOf(message: string): string {
  * The `WWW-Authenticate` value of a 401 from `/mcp`: the RFC 6750 error code when there is
  * one, the real problem in `error_description` (clients show it, so a wrong key reads as
  * Quire's own message, not as a failed OAuth discovery), and `resource_metadata` (RFC 9728
- * §5.1) so OAuth-capable clients can find the authorization server.
+ * §5.1) so OAuth-capable clients can find the authorization server. `scope` (MCP
+ * authorization, scope selection) names what to ask for when the request had no credentials.
  */
-export function mcpChallenge(baseUrl: string, error?: Unauthorized): string {
+export function mcpChallenge(
+  baseUrl: string,
+  error?: Unauthorized,
+  options: { scope?: string } = {},
+): string {
   const parts = ['Bearer realm="quire"'];
   if (error?.challenge) parts.push(`error="${error.challenge}"`);
   if (error?.challenge) parts.push(`error_description="${descriptionOf(error.message)}"`);
   parts.push(`resource_metadata="${resourceMetadataUrl(baseUrl)}"`);
+  if (options.scope) parts.push(`scope="${options.scope}"`);
   return parts.join(", ");
 }

@@ -64,7 +64,9 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
 export function quireOAuthProvider(): OAuthServerProvider {
   const clientsStore: OAuthRegisteredClientsStore = {
     getClient: (clientId) =>
-      getClient(ctx(), { clientId }) as Promise<OAuthClientInformationFull | undefined>,
+      mapped(() => getClient(ctx(), { clientId })) as Promise<
+        OAuthClientInformationFull | undefined
+      >,
     registerClient: (client) =>
       registerClient(ctx(), client as OAuthClient) as Promise<OAuthClientInformationFull>,
   };

@@ -1,6 +1,6 @@
 /** @module Liveness and readiness probes: /healthz and /readyz (not in the API document). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { checkReadiness } from "../../services/health/readiness.ts";
+import { checkReadiness } from "../../services/health/index.ts";
 import type { AppEnv } from "../env.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 

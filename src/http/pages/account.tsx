@@ -2,14 +2,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import { Conflict, Invalid, RateLimited, Unauthorized } from "../../services/errors.ts";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/owners/password.ts";
-import { requestPasswordReset, resetPassword } from "../../services/owners/reset-password.ts";
-import { SESSION_TTL_MS } from "../../services/owners/session.ts";
-import { signIn } from "../../services/owners/sign-in.ts";
-import { signOut } from "../../services/owners/sign-out.ts";
-import { signUp } from "../../services/owners/sign-up.ts";
-import { isTokenShaped } from "../../services/owners/tokens.ts";
-import { resendVerification, verifyEmail } from "../../services/owners/verify-email.ts";
+import {
+  EMAIL_MAX_CHARS,
+  HANDLE_MAX_CHARS,
+  isTokenShaped,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  SESSION_TTL_MS,
+  signIn,
+  signOut,
+  signUp,
+  verifyEmail,
+} from "../../services/owners/index.ts";
 import type { AppEnv } from "../env.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
 import { type FieldErrors, minutesFrom, translateIssues } from "./form-errors.ts";
@@ -85,7 +92,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             value={p.form.email ?? ""}
             error={errors.email}
             autocomplete="email"
-            maxlength={254}
+            maxlength={EMAIL_MAX_CHARS}
           />
           <Field
             id="handle"
@@ -96,7 +103,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             error={errors.handle}
             autocomplete="username"
             minlength={2}
-            maxlength={32}
+            maxlength={HANDLE_MAX_CHARS}
           />
           <Field
             id="password"

@@ -1,9 +1,14 @@
 /** @module /agents: what agent keys are (signed out); an owner's agents and keys (signed in). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createAgent } from "../../services/agents/create.ts";
-import { listOwnerAgents, type OwnerAgent } from "../../services/agents/list.ts";
-import { revokeAgentKey } from "../../services/agents/revoke-key.ts";
-import { rotateAgentKey } from "../../services/agents/rotate-key.ts";
+import {
+  AGENT_MODEL_MAX_CHARS,
+  AGENT_NAME_MAX_CHARS,
+  createAgent,
+  listOwnerAgents,
+  type OwnerAgent,
+  revokeAgentKey,
+  rotateAgentKey,
+} from "../../services/agents/index.ts";
 import { Invalid } from "../../services/errors.ts";
 import {
   type Connection,
@@ -284,7 +289,7 @@ async function agentsPage(
             hint={t.agents.agentNameHint}
             value={p.form.name ?? ""}
             error={errors.name}
-            maxlength={80}
+            maxlength={AGENT_NAME_MAX_CHARS}
             autocomplete="off"
           />
           <Field
@@ -294,7 +299,7 @@ async function agentsPage(
             hint={t.agents.agentModelHint}
             value={p.form.model ?? ""}
             error={errors.model}
-            maxlength={100}
+            maxlength={AGENT_MODEL_MAX_CHARS}
             autocomplete="off"
           />
           <button type="submit">{t.agents.create}</button>

@@ -1,7 +1,7 @@
 /** @module Service field issues in the page's language (services speak English; pages translate). */
 
 import type { FieldIssue } from "../../services/errors.ts";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/owners/password.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/owners/index.ts";
 import type { Page } from "./page.ts";
 
 export type FieldErrors = Record<string, string>;

@@ -1,14 +1,16 @@
 /** @module The home page: the newest papers (all or by keyword), search over their text, paging. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Invalid, RateLimited, Unavailable } from "../../services/errors.ts";
-import { type BrowsePage, browsePapers } from "../../services/papers/browse.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { type BrowsePage, browsePapers } from "../../services/papers/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
+  type SearchQueryReason,
+  SearchQuerySchema,
   type SearchResult,
-} from "../../services/search/schemas.ts";
-import { searchChunks } from "../../services/search/search.ts";
+  searchChunks,
+} from "../../services/search/index.ts";
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
 import { type Page, registerPage } from "./page.ts";
@@ -60,10 +62,14 @@ async function homeState(p: Page): Promise<HomeState> {
   const state: HomeState = { status: 200, headers: {}, message: null, list: null, search: null };
   const q = (p.c.req.query("q") ?? "").trim();
   if (q.length > 0) {
-    const chars = [...q].length;
-    if (chars < SEARCH_QUERY_CHARS.min || chars > SEARCH_QUERY_CHARS.max) {
+    const checked = SearchQuerySchema.safeParse(q);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const reason = (issue && "params" in issue ? issue.params?.reason : undefined) as
+        | SearchQueryReason
+        | undefined;
       state.status = 400;
-      state.message = chars < SEARCH_QUERY_CHARS.min ? r.queryShort : r.queryLong;
+      state.message = reason === "long" ? r.queryLong : r.queryShort;
     } else {
       try {
         await enforceRateLimit(p.ctx, "search", p.c.get("clientIp"));

@@ -11,6 +11,7 @@ import { registerMyPaperPages } from "./my-papers.tsx";
 import { registerOAuthConsentPages } from "./oauth-consent.tsx";
 import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
+import { registerReportPages } from "./report.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
 export { isSiteRequest, pageNotFound, sitePageError, wantsHtml } from "./errors.tsx";
@@ -27,4 +28,5 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerModerationPages(app);
   registerPaperPages(app);
   registerPaperDiffPage(app);
+  registerReportPages(app);
 }

@@ -1,5 +1,5 @@
 /** @module Shared set-up for the moderation and info page tests: moderators, HTML structure checks. */
-import { setOwnerRole } from "../../services/owners/set-role.ts";
+import { setOwnerRole } from "../../services/owners/index.ts";
 import type { TestApp } from "../../testing/app.ts";
 import type { PageClient } from "../../testing/page-client.ts";
 import { signedInClient } from "./pages.test-helpers.ts";

@@ -1,8 +1,12 @@
 /** @module /my/papers (an owner's papers and rejected submissions), one paper, and withdrawing it. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../services/errors.ts";
-import { listOwnPapers, type OwnPaper } from "../../services/papers/own.ts";
-import { WITHDRAW_REASON_MAX, withdrawPaper } from "../../services/papers/withdraw.ts";
+import {
+  listOwnPapers,
+  type OwnPaper,
+  WITHDRAW_REASON_MAX,
+  withdrawPaper,
+} from "../../services/papers/index.ts";
 import type { AppEnv } from "../env.ts";
 import { formatDate } from "./i18n/index.ts";
 import { CsrfField, ErrorSummary, renderPage } from "./layout.tsx";

@@ -1,9 +1,16 @@
 /** @module /oauth/consent/{id}: the owner approves an app to act as one of their agents. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { listOwnerAgents } from "../../services/agents/list.ts";
+import {
+  AGENT_MODEL_MAX_CHARS,
+  AGENT_NAME_MAX_CHARS,
+  createAgent,
+  listOwnerAgents,
+} from "../../services/agents/index.ts";
+import { Invalid } from "../../services/errors.ts";
 import { decideAuthorization, getAuthorizationRequest } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
-import { CsrfField, renderPage } from "./layout.tsx";
+import { type FieldErrors, translateIssues } from "./form-errors.ts";
+import { CsrfField, ErrorSummary, Field, renderPage } from "./layout.tsx";
 import { PAGE_CSP, type Page, registerPage } from "./page.ts";
 
 function needSignIn(p: Page, requestId: string): Response {
@@ -13,7 +20,15 @@ function needSignIn(p: Page, requestId: string): Response {
   );
 }
 
-async function consentPage(p: Page, requestId: string): Promise<Response> {
+/** The value of the "act as" choice that creates a new agent with the name and model given. */
+const NEW_AGENT = "new";
+
+async function consentPage(
+  p: Page,
+  requestId: string,
+  options: { status?: 400; errors?: FieldErrors } = {},
+): Promise<Response> {
+  const errors = options.errors ?? {};
   const { t } = p;
   const pending = await getAuthorizationRequest(p.ctx, { requestId });
   const { agents } = await listOwnerAgents(p.ctx);
@@ -25,8 +40,10 @@ async function consentPage(p: Page, requestId: string): Promise<Response> {
   );
   p.c.header("Referrer-Policy", "no-referrer");
   const first = agents.find((a) => a.status === "verified") ?? agents[0];
+  const chosen = p.form.agent_id ?? (first ? first.id : NEW_AGENT);
   return renderPage(p, {
     title: t.oauth.consentTitle,
+    ...(options.status ? { status: options.status } : {}),
     body: (
       <>
         <h1>{t.oauth.consentTitle}</h1>
@@ -36,6 +53,14 @@ async function consentPage(p: Page, requestId: string): Promise<Response> {
         <dl id="consent-client">
           <dt>{t.oauth.clientName}</dt>
           <dd id="client-name">{pending.clientName}</dd>
+          {pending.clientIdHost ? (
+            <>
+              <dt>{t.oauth.clientIdHost}</dt>
+              <dd>
+                <code id="client-id-host">{pending.clientIdHost}</code>
+              </dd>
+            </>
+          ) : null}
           <dt>{t.oauth.redirectHost}</dt>
           <dd>
             <code id="redirect-host">{pending.redirectHost}</code>
@@ -52,38 +77,70 @@ async function consentPage(p: Page, requestId: string): Promise<Response> {
           id="consent-form"
         >
           <CsrfField p={p} />
-          {agents.length === 0 ? (
-            <p id="no-agents">
-              {t.oauth.noAgents} <a href={p.href("/agents")}>{t.oauth.createAgent}</a>
-            </p>
-          ) : (
-            <fieldset>
-              <legend>{t.oauth.pickAgent}</legend>
-              {agents.map((agent) => (
-                <div>
-                  <input
-                    type="radio"
-                    name="agent_id"
-                    id={`agent-${agent.id}`}
-                    value={agent.id}
-                    checked={agent.id === first?.id}
-                  />
-                  <label for={`agent-${agent.id}`}>
-                    {agent.name} ({agent.model}) — {t.agents.statusNames[agent.status]}
-                  </label>
-                </div>
-              ))}
-              <p class="muted">{t.oauth.statusNote}</p>
-              <p>
-                <a href={p.href("/agents")}>{t.oauth.createAgent}</a>
-              </p>
-            </fieldset>
-          )}
-          {agents.length > 0 ? (
-            <button type="submit" name="decision" value="approve" id="approve">
-              {t.oauth.approve}
-            </button>
-          ) : null}{" "}
+          <ErrorSummary
+            p={p}
+            errors={Object.entries(errors).map(([field, message]) => ({
+              field: `new-agent-${field}`,
+              message,
+            }))}
+          />
+          <fieldset>
+            <legend>{t.oauth.pickAgent}</legend>
+            {agents.length === 0 ? <p id="no-agents">{t.oauth.noAgents}</p> : null}
+            {agents.map((agent) => (
+              <div>
+                <input
+                  type="radio"
+                  name="agent_id"
+                  id={`agent-${agent.id}`}
+                  value={agent.id}
+                  checked={agent.id === chosen}
+                />
+                <label for={`agent-${agent.id}`}>
+                  {agent.name} ({agent.model}) — {t.agents.statusNames[agent.status]}
+                </label>
+              </div>
+            ))}
+            <div>
+              <input
+                type="radio"
+                name="agent_id"
+                id="agent-new"
+                value={NEW_AGENT}
+                checked={chosen === NEW_AGENT}
+              />
+              <label for="agent-new">{t.oauth.newAgent}</label>
+            </div>
+            <div class="narrow" id="new-agent">
+              <Field
+                id="new-agent-name"
+                name="name"
+                label={t.agents.agentName}
+                hint={t.agents.agentNameHint}
+                value={p.form.name ?? ""}
+                error={errors.name}
+                maxlength={AGENT_NAME_MAX_CHARS}
+                autocomplete="off"
+                required={false}
+              />
+              <Field
+                id="new-agent-model"
+                name="model"
+                label={t.agents.agentModel}
+                hint={t.agents.agentModelHint}
+                value={p.form.model ?? ""}
+                error={errors.model}
+                maxlength={AGENT_MODEL_MAX_CHARS}
+                autocomplete="off"
+                required={false}
+              />
+              <p class="muted">{t.oauth.newAgentNote}</p>
+            </div>
+            <p class="muted">{t.oauth.statusNote}</p>
+          </fieldset>
+          <button type="submit" name="decision" value="approve" id="approve">
+            {t.oauth.approve}
+          </button>{" "}
           <button type="submit" name="decision" value="deny" class="secondary" id="deny">
             {t.oauth.deny}
           </button>
@@ -108,11 +165,21 @@ export function registerOAuthConsentPages(app: OpenAPIHono<AppEnv>): void {
   registerPage(app, "POST", "/oauth/consent/:id", async (p) => {
     const requestId = p.c.req.param("id") ?? "";
     if (!p.session) return needSignIn(p, requestId);
-    const { redirectTo } = await decideAuthorization(p.ctx, {
-      requestId,
-      approve: p.form.decision === "approve",
-      agentId: p.form.agent_id,
-    });
+    const approve = p.form.decision === "approve";
+    let agentId = p.form.agent_id;
+    if (approve && agentId === NEW_AGENT) {
+      // The request is checked first, so an expired one creates no agent; then the agent is
+      // made exactly as on /agents (same verb, same rules: verified iff its owner is).
+      await getAuthorizationRequest(p.ctx, { requestId });
+      try {
+        agentId = (await createAgent(p.ctx, { name: p.form.name ?? "", model: p.form.model ?? "" }))
+          .id;
+      } catch (error) {
+        if (!(error instanceof Invalid)) throw error;
+        return consentPage(p, requestId, { status: 400, errors: translateIssues(p, error.issues) });
+      }
+    }
+    const { redirectTo } = await decideAuthorization(p.ctx, { requestId, approve, agentId });
     return p.c.redirect(redirectTo, 303);
   });
 }

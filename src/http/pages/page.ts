@@ -5,7 +5,6 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ServiceContext } from "../../services/context.ts";
 import type { FieldIssue } from "../../services/errors.ts";
 import {
@@ -15,9 +14,10 @@ import {
   RateLimited,
   Unavailable,
 } from "../../services/errors.ts";
-import type { OwnerSession } from "../../services/owners/session.ts";
-import { sessionFromToken } from "../../services/owners/session.ts";
+import type { OwnerSession } from "../../services/owners/index.ts";
+import { sessionFromToken } from "../../services/owners/index.ts";
 import { textIssues } from "../../services/text.ts";
+import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { statusOfDomainError } from "../problem.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
@@ -239,7 +239,7 @@ export function registerPage(
     if (method === "POST") {
       app.post(
         full,
-        bodyLimit({
+        limitBody({
           maxSize: options.maxFormBytes ?? MAX_FORM_BYTES,
           onError: async (c) => {
             setPageHeaders(c as Context<AppEnv>, options);

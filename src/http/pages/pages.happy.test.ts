@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // biome-ignore lint/style/noRestrictedImports: tests check the rows behind the pages (hashes, revocations, sessions).
 import { agentKeys, agents, owners, sessions } from "../../db/schema/index.ts";
-import { setAgentStatus } from "../../services/agents/create.ts";
 import { hashKey } from "../../services/agents/keys.ts";
+import { setAgentStatus } from "../../services/agents/set-status.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import {
   csrfTokenIn,

@@ -1,6 +1,5 @@
 /** @module Shared set-up for the page tests: owners with a known password, signed in through the pages. */
-import { createOwner } from "../../services/owners/create.ts";
-import { hashPassword } from "../../services/owners/password.ts";
+import { createOwner, hashPassword } from "../../services/owners/index.ts";
 import type { TestApp } from "../../testing/app.ts";
 import { PageClient } from "../../testing/page-client.ts";
 

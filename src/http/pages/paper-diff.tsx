@@ -5,9 +5,10 @@ import {
   type DiffPart,
   diffPaperVersions,
   type FieldDiff,
+  listPaperVersions,
+  type PaperVersions,
   type VersionDiff,
-} from "../../services/papers/diff.ts";
-import { listPaperVersions, type PaperVersions } from "../../services/papers/versions.ts";
+} from "../../services/papers/index.ts";
 import type { AppEnv } from "../env.ts";
 import { formatDate } from "./i18n/index.ts";
 import { renderPage } from "./layout.tsx";

@@ -1,7 +1,6 @@
 /** @module What the reading pages share: the AI label, screening badge, paper cards, scores, numbers. */
-import type { ScoreMeans } from "../../services/contributions/summary.ts";
-import type { BrowseItem } from "../../services/papers/browse.ts";
-import type { PaperListItem } from "../../services/papers/schemas.ts";
+import type { ScoreMeans } from "../../services/contributions/index.ts";
+import type { BrowseItem, PaperListItem } from "../../services/papers/index.ts";
 import { formatDate } from "./i18n/index.ts";
 import type { Page } from "./page.ts";
 

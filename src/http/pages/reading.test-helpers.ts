@@ -1,8 +1,7 @@
 /** @module Shared set-up for the reading-page tests: papers with versions, comments and reviews. */
 import { expect } from "vitest";
-import { createOwner } from "../../services/owners/create.ts";
-import { hashPassword } from "../../services/owners/password.ts";
-import { type PublishInput, publishVersion } from "../../services/papers/publish.ts";
+import { createOwner, hashPassword } from "../../services/owners/index.ts";
+import { type PublishInput, publishVersion } from "../../services/papers/index.ts";
 import type { TestAgent } from "../../testing/agents.ts";
 import type { TestApp } from "../../testing/app.ts";
 import { paperInput } from "../../testing/factories.ts";

@@ -8,7 +8,7 @@ import {
   type RuleReasonParams,
   ruleReasonParams,
   systemReasonParams,
-} from "../../services/screening/reasons.ts";
+} from "../../services/screening/index.ts";
 import type { Messages } from "./i18n/index.ts";
 import type { ReasonDetails } from "./i18n/screening.en.ts";
 import type { Page } from "./page.ts";

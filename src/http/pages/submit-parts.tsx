@@ -1,7 +1,7 @@
 /** @module Parts the submission pages share: the paper form, its preview, reasons, statuses, errors. */
 import { raw } from "hono/html";
 import type { FieldIssue } from "../../services/errors.ts";
-import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/submission.ts";
+import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/index.ts";
 import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, ErrorSummary } from "./layout.tsx";
 import { renderMarkdown } from "./markdown.ts";

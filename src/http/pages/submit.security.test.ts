@@ -1,11 +1,9 @@
 /** @module Submission pages: CSRF, owners only, escaping, and the per-page body cap. */
 
-// biome-ignore lint/style/noRestrictedImports: the test makes a moderator (no verb does yet).
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-// biome-ignore lint/style/noRestrictedImports: the test makes a moderator (no verb does yet).
-import { owners } from "../../db/schema/index.ts";
+import { setOwnerRole } from "../../services/owners/set-role.ts";
 import { SUBMISSION_LIMITS } from "../../services/papers/submission.ts";
+import { as, operator } from "../../testing/db.ts";
 import { paperInput } from "../../testing/factories.ts";
 import { csrfTokenIn, type PageClient } from "../../testing/page-client.ts";
 import { MAX_FORM_BYTES } from "./page.ts";
@@ -113,10 +111,7 @@ describe("owners only", () => {
     const alice = await signedInClient(app.test);
     const id = redirectedPaperId(await postPaperForm(alice.client, "/submit", paperForm()));
     const { client: moderator, handle } = await signedInClient(app.test);
-    await app.test.database.db
-      .update(owners)
-      .set({ role: "moderator" })
-      .where(eq(owners.handle, handle));
+    await setOwnerRole(as(app.test.ctx, operator), { handle, role: "moderator" });
     expect((await moderator.get(`/papers/${id}/withdraw`)).status).toBe(404);
     const token = csrfTokenIn((await moderator.get("/submit")).html, "/submit");
     const res = await moderator.post(`/papers/${id}/withdraw`, { _csrf: token });

@@ -1,5 +1,5 @@
 /** @module Shared set-up for the submission page tests: an app with a fake LLM screener, forms. */
-import { createHttpLlmScreener } from "../../services/screening/llm.ts";
+import { createHttpLlmScreener } from "../../services/screening/index.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { type FakeChatServer, startFakeChatServer } from "../../testing/chat-server.ts";
 import { paperInput } from "../../testing/factories.ts";

@@ -2,11 +2,15 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from "../../services/errors.ts";
-import { getOwnPaper } from "../../services/papers/own.ts";
-import { revisePaper } from "../../services/papers/revise.ts";
-import { SUBMISSION_LIMITS, splitKeywords } from "../../services/papers/submission.ts";
-import { type SubmissionResult, submitPaper } from "../../services/papers/submit.ts";
-import type { ScreeningOutcome } from "../../services/screening/rules.ts";
+import {
+  getOwnPaper,
+  revisePaper,
+  SUBMISSION_LIMITS,
+  type SubmissionResult,
+  splitKeywords,
+  submitPaper,
+} from "../../services/papers/index.ts";
+import type { ScreeningOutcome } from "../../services/screening/index.ts";
 import type { AppEnv } from "../env.ts";
 import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, renderPage } from "./layout.tsx";

@@ -1,13 +1,10 @@
 /** @module GET /feed.atom: newest papers, keyword feeds, RFC 4287 structure, XML escaping. */
 
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { eq } from "drizzle-orm";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { papers } from "../../db/schema/index.ts";
 import { ATOM_FEED_SIZE } from "../../services/feeds/atom.ts";
 import { publishVersion } from "../../services/papers/publish.ts";
+import { setPaperStatus } from "../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { fixedClock, operator } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
@@ -49,7 +46,7 @@ beforeAll(async () => {
   ownerHandle = owner.handle;
   ownedId = await publish(2040, { ownerId: owner.id, ai_model: 'model-<x>&"y"' });
   withdrawnId = await publish(2050, { keywords: ["glaciers"] });
-  await t.database.db.update(papers).set({ status: "withdrawn" }).where(eq(papers.id, withdrawnId));
+  await setPaperStatus(t.ctx, withdrawnId, "withdrawn");
   published.delete(withdrawnId);
   // Version 1 has the keyword, the current version 2 does not.
   revisedId = await publish(2060, { keywords: ["glaciers"] });

@@ -1,7 +1,7 @@
 /** @module Atom feeds of new papers: GET /feed.atom and /feed.atom?keyword=… */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
-import { buildAtomFeed } from "../../services/feeds/atom.ts";
+import { buildAtomFeed } from "../../services/feeds/index.ts";
 import type { AppEnv } from "../env.ts";
 
 export const FEED_CACHE_CONTROL = "public, max-age=300";

@@ -1,7 +1,8 @@
 /** @module /llms.txt (llmstxt.org) and /llms-full.txt (the API reference in Markdown). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { CROSS_LINGUAL_HOWTO } from "../../services/search/translate.ts";
+import { PAGE_SIZE } from "../../services/paging.ts";
+import { CROSS_LINGUAL_HOWTO } from "../../services/search/index.ts";
 import type { AppEnv } from "../env.ts";
 import { openApiToMarkdown } from "./openapi-markdown.ts";
 
@@ -23,7 +24,7 @@ Every paper is AI-generated and says so (\`ai_label: "AI-generated"\`). Papers a
 - [OpenAPI 3.1 description](${u("/api/v1/openapi.json")}): the machine-readable contract for every endpoint, generated from the schemas that validate requests.
 - [API reference in Markdown](${u("/llms-full.txt")}): the same contract as text, with parameters, bounds, defaults and response shapes.
 - [API reference page](${u("/docs")}): interactive reference for humans.
-- [List papers](${u("/api/v1/papers?limit=50")}): newest first; \`limit\` 1-100 (default 50); follow \`next_cursor\` with \`cursor\`.
+- [List papers](${u("/api/v1/papers?limit=50")}): newest first; \`limit\` ${PAGE_SIZE.min}-${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); follow \`next_cursor\` with \`cursor\`.
 - A paper, \`GET ${u("/api/v1/papers/{id}")}\` (a template: put a paper's id from the list in \`{id}\`): paper and current version; \`{id}vN\` for version N; \`?format=jsonld\` for schema.org JSON-LD, \`bibtex\`, \`ris\`, \`csl\` for citations.
 - Context spans, \`GET ${u("/api/v1/papers/{id}/context")}\`: the text as ordered verbatim chunks for grounding.
 - [Search](${u("/api/v1/search/semantic?q=rounding%20error")}): ranked verbatim spans of current versions, each with its paper id, version, chunk index and a score in [0, 1]; \`q\` 2-1000 characters, \`limit\` 1-20 (default 8), \`mode\` \`hybrid\` (default), \`lexical\` or \`semantic\`. The built-in ranking is lexical, not neural: BM25 fused with a character 4-gram TF-IDF model; when the operator configures an embedding model, \`hybrid\` adds its dense vectors and \`semantic\` uses them alone (without one, \`semantic\` is a 400). A configured embedding backend that is down gives 503 for \`hybrid\` and \`semantic\`; \`lexical\` keeps working. ${crossLingualLine(crossLingual)}

@@ -1,13 +1,10 @@
 /** @module /oai protocol errors: every OAI-PMH error code, as HTTP 200 with <error>, schema-valid. */
 
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { eq } from "drizzle-orm";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oaiSchemaErrors } from "../../../test/fixtures/oai/schema.ts";
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { papers } from "../../db/schema/index.ts";
 import { type OaiErrorCode, respondOai } from "../../services/feeds/oai.ts";
+import { setPaperStatus } from "../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { fixedClock } from "../../testing/db.ts";
 import { publishPaper } from "../../testing/factories.ts";
@@ -25,10 +22,7 @@ beforeAll(async () => {
     if (i === 0) liveId = paper_id;
     if (i === 1) withdrawnId = paper_id;
   }
-  await t.database.db
-    .update(papers)
-    .set({ status: "withdrawn", updatedAt: new Date("2026-10-10T00:00:00Z") })
-    .where(eq(papers.id, withdrawnId));
+  await setPaperStatus(t.ctx, withdrawnId, "withdrawn", new Date("2026-10-10T00:00:00Z"));
 });
 afterAll(async () => t.close());
 

@@ -1,14 +1,11 @@
 /** @module /oai: every verb, full harvests by resumption token, from/until, deleted records. */
 
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { eq } from "drizzle-orm";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oaiSchemaErrors } from "../../../test/fixtures/oai/schema.ts";
-// biome-ignore lint/style/noRestrictedImports: tests withdraw papers, which no service does yet.
-import { papers } from "../../db/schema/index.ts";
 import { formatDatestamp, respondOai } from "../../services/feeds/oai.ts";
 import { publishVersion } from "../../services/papers/publish.ts";
+import { setPaperStatus } from "../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { fixedClock, operator } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
@@ -75,7 +72,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function markDeleted(id: string, status: "withdrawn" | "removed", at: Date) {
-  await t.database.db.update(papers).set({ status, updatedAt: at }).where(eq(papers.id, id));
+  await setPaperStatus(t.ctx, id, status, at);
   const entry = known.get(id) as Known;
   entry.updatedAt = at;
   entry.deleted = true;

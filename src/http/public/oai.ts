@@ -1,8 +1,8 @@
 /** @module OAI-PMH 2.0 endpoint: GET /oai?verb=… and POST /oai (form-encoded). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { respondOai } from "../../services/feeds/oai.ts";
+import { respondOai } from "../../services/feeds/index.ts";
+import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 
@@ -19,7 +19,7 @@ export function registerOai(app: OpenAPIHono<AppEnv>): void {
   app.get("/oai", (c) => answer(c, new URL(c.req.url).searchParams));
   app.post(
     "/oai",
-    bodyLimit({
+    limitBody({
       maxSize: MAX_FORM_BYTES,
       onError: (c) => problem(c, 413, `The body is over ${MAX_FORM_BYTES / 1024} KiB.`),
     }),

@@ -1,12 +1,15 @@
 /** @module whoami: the calling agent (twin of GET /api/v1/me). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getAgentIdentity } from "../../services/agents/me.ts";
-import { type AgentIdentity, AgentIdentitySchema } from "../../services/agents/schemas.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
-import type { McpRequestContext } from "../context.ts";
+import {
+  type AgentIdentity,
+  AgentIdentitySchema,
+  getAgentIdentity,
+} from "../../services/agents/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
-export function registerAgentTools(server: McpServer, rc: McpRequestContext) {
+export function registerAgentTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "whoami",
     {

@@ -1,19 +1,19 @@
 /** @module post_comment and post_review (twins of POST /api/v1/papers/{id}/comments|reviews). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { createComment } from "../../services/contributions/create-comment.ts";
-import { createReview } from "../../services/contributions/create-review.ts";
-import { IDEMPOTENCY_KEY_MAX_CHARS } from "../../services/contributions/idempotency.ts";
 import {
   type Comment,
   CommentInputSchema,
   CommentSchema,
+  createComment,
+  createReview,
+  IDEMPOTENCY_KEY_MAX_CHARS,
   type Review,
   ReviewInputSchema,
   ReviewSchema,
-} from "../../services/contributions/schemas.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
-import type { McpRequestContext } from "../context.ts";
+} from "../../services/contributions/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import type { McpRequest } from "../request.ts";
 import { PaperRefInput } from "./papers.ts";
 import { runTool } from "./run.ts";
 
@@ -40,7 +40,7 @@ const Replayed = z
   .boolean()
   .describe("True when this is the stored result of an earlier call with the same key.");
 
-export function registerContributionTools(server: McpServer, rc: McpRequestContext) {
+export function registerContributionTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "post_comment",
     {

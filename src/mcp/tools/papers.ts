@@ -3,21 +3,22 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
 import { parsePaperRef } from "../../services/ids.ts";
-import { getContext } from "../../services/papers/context.ts";
-import { getPaper } from "../../services/papers/get.ts";
-import { toScholarlyArticle } from "../../services/papers/jsonld.ts";
-import { listPapers } from "../../services/papers/list.ts";
+import { PAGE_SIZE, PageInputSchema } from "../../services/paging.ts";
 import {
   AI_LABEL,
-  type PaperContext,
-  PaperContextSchema,
+  getPaper,
+  getPaperSpans,
+  listPapers,
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
   PaperListSchema,
-} from "../../services/papers/schemas.ts";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
-import type { McpRequestContext } from "../context.ts";
+  type PaperSpans,
+  PaperSpansSchema,
+  toScholarlyArticle,
+} from "../../services/papers/index.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
 const READ = {
@@ -38,7 +39,7 @@ export const GetPaperOutputSchema = PaperDetailSchema.extend({
     .describe("Only with format `jsonld`: the paper as a schema.org ScholarlyArticle."),
 });
 
-export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
+export function registerPaperTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "list_papers",
     {
@@ -46,13 +47,11 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
       description:
         "Lists published papers, newest first: id, title, AI model, AI label, screening " +
         "outcome, counts of versions/comments/reviews, current version and dates. Pages of " +
-        "1 to 100 (default 50); pass `next_cursor` back as `cursor` for the next page (null " +
+        `${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); pass ` +
+        "`next_cursor` back as `cursor` for the next page (null " +
         "on the last). To find papers about a topic use `search_papers` instead. Counts " +
         "against the 120 reads a minute per IP of the REST API.",
-      inputSchema: {
-        limit: z.number().int().min(1).max(100).default(50).describe("Page size, 1 to 100."),
-        cursor: z.string().optional().describe("The `next_cursor` of the previous page."),
-      },
+      inputSchema: PageInputSchema.shape,
       outputSchema: PaperListSchema.shape,
       annotations: { title: "List papers", ...READ },
     },
@@ -129,7 +128,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
         "Quote these spans exactly in reviews and comments; don't paraphrase. `id` " +
         "`YYMM.NNNNNvN` gives version N. 120 reads a minute per IP.",
       inputSchema: { id: PaperRefInput },
-      outputSchema: PaperContextSchema.shape,
+      outputSchema: PaperSpansSchema.shape,
       annotations: { title: "Get a paper's text as verbatim spans", ...READ },
     },
     async ({ id }) =>
@@ -138,9 +137,9 @@ export function registerPaperTools(server: McpServer, rc: McpRequestContext) {
         { id },
         async () => {
           await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
-          return getContext(rc.ctx, { id });
+          return getPaperSpans(rc.ctx, { id });
         },
-        renderContext,
+        renderSpans,
       ),
   );
 }
@@ -184,9 +183,9 @@ export function renderPaperMarkdown(detail: PaperDetail): string {
   ].join("\n");
 }
 
-function renderContext(context: PaperContext): string {
-  const lines = [`Paper ${context.paper_id}, version ${context.version}:`];
-  for (const c of context.chunks) {
+function renderSpans(spans: PaperSpans): string {
+  const lines = [`Paper ${spans.paper_id}, version ${spans.version}:`];
+  for (const c of spans.chunks) {
     const where = c.section ? `${c.field} › ${c.section}` : c.field;
     lines.push("", `[${c.chunk_index}] ${where} (${c.start}–${c.end})`, c.content);
   }

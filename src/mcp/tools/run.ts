@@ -1,15 +1,15 @@
 /** @module Runs a tool body and turns its answer or its failure into a CallToolResult. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { requireText } from "../../services/text.ts";
-import type { McpRequestContext } from "../context.ts";
 import { toolError } from "../errors.ts";
+import type { McpRequest } from "../request.ts";
 
 /**
  * `structuredContent` is the service's answer; the text is a readable rendering of it. The
  * tool's arguments are held to the text rule first (a tool error naming each field).
  */
 export async function runTool<T extends Record<string, unknown>>(
-  rc: McpRequestContext,
+  rc: McpRequest,
   args: Record<string, unknown>,
   body: () => Promise<T>,
   render: (result: T) => string,

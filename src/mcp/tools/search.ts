@@ -1,25 +1,26 @@
 /** @module search_papers: the semantic search (twin of GET /api/v1/search/semantic). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
+  SearchInputSchema,
   type SearchResponse,
   SearchResponseSchema,
-} from "../../services/search/schemas.ts";
-import { searchChunks } from "../../services/search/search.ts";
-import type { McpRequestContext } from "../context.ts";
+  searchChunks,
+} from "../../services/search/index.ts";
+import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
-export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
+export function registerSearchTools(server: McpServer, rc: McpRequest) {
   server.registerTool(
     "search_papers",
     {
       title: "Search papers",
       description:
         "Finds passages in published papers that answer a query (a question or topic in " +
-        "plain words, 2 to 1000 characters). Returns up to `limit` (1 to 20, default 8) " +
+        `plain words, ${SEARCH_QUERY_CHARS.min} to ${SEARCH_QUERY_CHARS.max} characters). Returns up to \`limit\` ` +
+        `(${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default}) ` +
         "verbatim quotes, best first, each with its paper id, title, version, field, chunk " +
         "index, a relevance score in [0, 1], `highlights` ([start, end] code point ranges of " +
         "the matched words inside the quote) and `match` (`close`, or `weak` when the passage " +
@@ -30,25 +31,7 @@ export function registerSearchTools(server: McpServer, rc: McpRequestContext) {
         "character n-grams and, when the server has an embedding backend, dense vectors; " +
         "`lexical` is BM25 only; `semantic` is dense vectors only (an error when no " +
         "embedding backend is configured). 30 searches a minute per IP.",
-      inputSchema: {
-        q: z
-          .string()
-          .trim()
-          .min(SEARCH_QUERY_CHARS.min, "must be at least 2 characters after trimming")
-          .max(SEARCH_QUERY_CHARS.max, "must be at most 1000 characters")
-          .describe("The query, 2 to 1000 characters."),
-        limit: z
-          .number()
-          .int()
-          .min(SEARCH_LIMIT.min)
-          .max(SEARCH_LIMIT.max)
-          .default(SEARCH_LIMIT.default)
-          .describe("Results, 1 to 20 (default 8)."),
-        mode: z
-          .enum(["hybrid", "lexical", "semantic"])
-          .default("hybrid")
-          .describe("Ranking channels: `hybrid` (default), `lexical` or `semantic`."),
-      },
+      inputSchema: SearchInputSchema.shape,
       outputSchema: SearchResponseSchema.shape,
       annotations: {
         title: "Search papers",

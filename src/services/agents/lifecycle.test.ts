@@ -1,16 +1,17 @@
 /** @module Owner-side agent verbs: only the owner acts, keys shown once, one live key. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
+import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import { keyRows } from "../../testing/agents.ts";
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { makeOwner } from "../../testing/factories.ts";
 import type { Caller, ServiceContext } from "../context.ts";
-import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
+import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { authenticateAgent } from "./authenticate.ts";
-import { createAgentForOwner } from "./create.ts";
+import { createAgent } from "./create.ts";
+import { insertKey } from "./insert-key.ts";
 import { createKeyUsage } from "./key-usage.ts";
 import { listOwnerAgents } from "./list.ts";
-import { mintAgentKey } from "./mint-key.ts";
 import { revokeAgentKey } from "./revoke-key.ts";
 import { rotateAgentKey } from "./rotate-key.ts";
 
@@ -40,30 +41,30 @@ const authenticates = async (key: string) =>
     () => false,
   );
 
-describe("createAgentForOwner", () => {
+describe("createAgent", () => {
   it("creates for the signed-in owner, verified as the owner is, and shows the key once", async () => {
     const mine = await owner();
-    const created = await createAgentForOwner(mine, { name: " scout ", model: "m-2" });
+    const created = await createAgent(mine, { name: " scout ", model: "m-2" });
     expect(created).toMatchObject({ name: "scout", model: "m-2", status: "verified" });
     expect(created.key).toMatch(/^quire_sk_[0-9A-Za-z]{43}$/);
     expect(await authenticates(created.key)).toBe(true);
-    const pending = await createAgentForOwner(await owner(false), { name: "x", model: "y" });
+    const pending = await createAgent(await owner(false), { name: "x", model: "y" });
     expect(pending.status).toBe("unverified");
   });
 
-  it("refuses anyone but an owner, and invalid names", async () => {
+  it("refuses anyone but an owner (an operator must name one), and invalid names", async () => {
     for (const caller of [
       { kind: "anonymous" },
       operator,
       { kind: "agent", agentId: "agt_x", keyId: "key_x", ownerId: "own_x", status: "verified" },
     ] as Caller[]) {
-      await expect(
-        createAgentForOwner(as(caller), { name: "n", model: "m" }),
-      ).rejects.toBeInstanceOf(Forbidden);
+      await expect(createAgent(as(caller), { name: "n", model: "m" })).rejects.toBeInstanceOf(
+        Forbidden,
+      );
     }
-    await expect(
-      createAgentForOwner(await owner(), { name: " ", model: "" }),
-    ).rejects.toBeInstanceOf(Invalid);
+    await expect(createAgent(await owner(), { name: " ", model: "" })).rejects.toBeInstanceOf(
+      Invalid,
+    );
   });
 });
 
@@ -71,10 +72,10 @@ describe("listOwnerAgents", () => {
   it("lists only the caller's agents, newest first, with hint and last use but never a key", async () => {
     const mine = await owner();
     const theirs = await owner();
-    const a = await createAgentForOwner(mine, { name: "first", model: "m" });
+    const a = await createAgent(mine, { name: "first", model: "m" });
     clock.advance(1000);
-    const b = await createAgentForOwner(mine, { name: "second", model: "m" });
-    await createAgentForOwner(theirs, { name: "other", model: "m" });
+    const b = await createAgent(mine, { name: "second", model: "m" });
+    await createAgent(theirs, { name: "other", model: "m" });
     clock.advance(1000);
     await authenticateAgent(ctx, { authorization: `Bearer ${a.key}` });
 
@@ -103,10 +104,10 @@ describe("listOwnerAgents", () => {
   });
 });
 
-describe("mint, revoke, rotate", () => {
+describe("revoke, rotate", () => {
   it("refuses other owners, moderators, agents and anonymous callers; unknown agents are 404", async () => {
     const mine = await owner();
-    const agent = await createAgentForOwner(mine, { name: "guarded", model: "m" });
+    const agent = await createAgent(mine, { name: "guarded", model: "m" });
     const other = await owner();
     const moderator = as({
       kind: "owner",
@@ -127,22 +128,26 @@ describe("mint, revoke, rotate", () => {
       }),
     ];
     for (const stranger of strangers) {
-      for (const verb of [mintAgentKey, revokeAgentKey, rotateAgentKey]) {
+      for (const verb of [revokeAgentKey, rotateAgentKey]) {
         await expect(verb(stranger, { agentId: agent.id })).rejects.toBeInstanceOf(
           stranger.caller.kind === "owner" ? NotFound : Forbidden,
         );
       }
     }
     expect(await authenticates(agent.key)).toBe(true);
-    for (const verb of [mintAgentKey, revokeAgentKey, rotateAgentKey]) {
+    for (const verb of [revokeAgentKey, rotateAgentKey]) {
       await expect(verb(mine, { agentId: "agt_missing" })).rejects.toBeInstanceOf(NotFound);
     }
   });
 
-  it("keeps one live key: mint over a live key is 409; revoke is idempotent; rotate swaps", async () => {
+  it("keeps one live key: a second is refused by the unique index; revoke is idempotent; rotate swaps", async () => {
     const mine = await owner();
-    const agent = await createAgentForOwner(mine, { name: "keys", model: "m" });
-    await expect(mintAgentKey(mine, { agentId: agent.id })).rejects.toBeInstanceOf(Conflict);
+    const agent = await createAgent(mine, { name: "keys", model: "m" });
+    const second = await withTransaction(ctx.db, (db) => insertKey(ctx, db, agent.id)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isUniqueViolation(second)).toBe(true);
 
     const revoked = await revokeAgentKey(mine, { agentId: agent.id });
     expect(revoked).toEqual({ agent_id: agent.id, revoked_hint: agent.key_hint });
@@ -166,14 +171,14 @@ describe("mint, revoke, rotate", () => {
 
   it("lets an operator manage any agent's keys (the command line)", async () => {
     const mine = await owner();
-    const agent = await createAgentForOwner(mine, { name: "ops", model: "m" });
+    const agent = await createAgent(mine, { name: "ops", model: "m" });
     const rotated = await rotateAgentKey(as(operator), { agentId: agent.id });
     expect(await authenticates(rotated.key)).toBe(true);
   });
 
   it("never leaves two live keys when rotations race", async () => {
     const mine = await owner();
-    const agent = await createAgentForOwner(mine, { name: "race", model: "m" });
+    const agent = await createAgent(mine, { name: "race", model: "m" });
     const results = await Promise.allSettled(
       Array.from({ length: 5 }, () => rotateAgentKey(mine, { agentId: agent.id })),
     );

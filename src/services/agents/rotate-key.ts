@@ -1,6 +1,6 @@
 import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
-import { type IssuedKey, insertKey } from "./mint-key.ts";
+import { type IssuedKey, insertKey } from "./insert-key.ts";
 import { lockOwnedAgent } from "./owned.ts";
 import { revokeLiveKey } from "./revoke-key.ts";
 

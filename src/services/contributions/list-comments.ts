@@ -2,8 +2,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { agents, comments, owners } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
-import { LIST_LIMIT } from "../papers/list.ts";
+import { pageSizeOf } from "../paging.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import { decodePosition, encodePosition } from "./cursor.ts";
 import type { CommentList } from "./schemas.ts";
@@ -21,7 +20,7 @@ export async function listComments(
   ctx: ServiceContext,
   input: ListCommentsInput,
 ): Promise<CommentList> {
-  const limit = checkLimit(input.limit);
+  const limit = pageSizeOf(input.limit);
   const position = input.cursor === undefined ? null : decodePosition(input.cursor, ["comments"]);
   const db = publicReadDb(ctx);
   const target = await resolveTarget(db, ctx.caller, input.paperId);
@@ -68,14 +67,4 @@ export async function listComments(
         ? encodePosition({ list: "comments", createdAtMs: last.createdAt.getTime(), id: last.id })
         : null,
   };
-}
-
-export function checkLimit(limit: number | undefined): number {
-  const value = limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(value) || value < LIST_LIMIT.min || value > LIST_LIMIT.max) {
-    throw new Invalid("limit is out of range", [
-      { in: "query", name: "limit", message: "must be an integer from 1 to 100" },
-    ]);
-  }
-  return value;
 }

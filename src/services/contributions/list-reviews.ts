@@ -4,9 +4,9 @@ import { alias } from "drizzle-orm/pg-core";
 import { agents, owners, reviews } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { pageSizeOf } from "../paging.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import { decodePosition, encodePosition, type Position } from "./cursor.ts";
-import { checkLimit } from "./list-comments.ts";
 import type { ReviewList } from "./schemas.ts";
 import { reviewSummaries } from "./summary.ts";
 import { resolveTarget } from "./target.ts";
@@ -36,7 +36,7 @@ export async function listReviews(
   ctx: ServiceContext,
   input: ListReviewsInput,
 ): Promise<ReviewList> {
-  const limit = checkLimit(input.limit);
+  const limit = pageSizeOf(input.limit);
   const position = input.cursor === undefined ? null : decodePosition(input.cursor, REVIEW_KINDS);
   if (position && input.kind && position.list !== input.kind) {
     throw new Invalid("cursor and kind disagree", [

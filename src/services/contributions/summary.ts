@@ -57,7 +57,8 @@ export async function reviewSummaries(
   };
 }
 
-function summarise(row: ({ count: number } & ScoreMeans) | undefined): ReviewSummary {
+/** A kind's count and rounded means; no reviews of the kind gives `{ count: 0, mean: null }`. */
+export function summarise(row: ({ count: number } & ScoreMeans) | undefined): ReviewSummary {
   if (!row || row.count === 0) return { count: 0, mean: null };
   return {
     count: row.count,

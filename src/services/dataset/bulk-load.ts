@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { chunks, paperIdCounters, papers, paperVersions } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
+import { chunkRow } from "../chunks/rows.ts";
 import type { ServiceContext } from "../context.ts";
 import { fingerprint } from "../screening/fingerprint.ts";
 import { screenRules } from "../screening/rules.ts";
@@ -156,16 +157,7 @@ async function insertBatch(
       simhashBands: print.bands.map((band, i) => i * 65_536 + band),
     });
     for (const c of chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars })) {
-      chunkRows.push({
-        paperId: paper.id,
-        version: 1,
-        chunkIndex: c.chunk_index,
-        field: c.field,
-        section: c.section,
-        start: c.start,
-        end: c.end,
-        content: c.content,
-      });
+      chunkRows.push(chunkRow(paper.id, 1, c));
     }
     result.ids.push(paper.id);
   }

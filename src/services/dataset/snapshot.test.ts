@@ -6,12 +6,12 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database, Db } from "../../db/client.ts";
 import { datasetSnapshots, owners, papers } from "../../db/schema/index.ts";
+import { validateCroissant } from "../../testing/croissant-validator.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { buildCroissant } from "./croissant.ts";
-import { validateCroissant } from "./croissant-validator.ts";
 import { ExportDrifted, type ExportKind, exportBatches, verifiedExport } from "./export.ts";
 import { currentSnapshot, openExport, readCorpusState, snapshotDigest } from "./snapshot.ts";
 

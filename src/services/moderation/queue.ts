@@ -9,6 +9,7 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { PageSizeSchema } from "../paging.ts";
 import { isCurrentVersion } from "../papers/current-version.ts";
 import { storedReasons } from "../screening/reasons.ts";
 import { parseInput } from "../validation.ts";
@@ -16,7 +17,7 @@ import { requireModerator } from "./authorize.ts";
 import type { ModerationQueue, QueuePaper, QueueScreening } from "./schemas.ts";
 import { clearedWhere } from "./transition.ts";
 
-const QueueInputSchema = z.object({ limit: z.number().int().min(1).max(100).default(50) });
+const QueueInputSchema = z.object({ limit: PageSizeSchema });
 
 /**
  * The two queues, oldest first so the longest wait is handled first. Held papers are

@@ -1,6 +1,10 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
+import { CursorSchema, PageSizeSchema } from "../paging.ts";
 import type { StoredReason } from "../screening/reasons.ts";
+
+/** Longest id a moderation form or filter takes (paper, agent or any target); pages derive `maxlength`. */
+export const MODERATION_ID_MAX_CHARS = 64;
 
 /**
  * The reasons the operator's commands record when they are given none. Stored as written
@@ -24,7 +28,7 @@ export const ModerationReasonSchema = z
   .refine((s) => !s.includes("\u0000"), { message: "must not contain NUL characters" });
 
 export const PaperActionInputSchema = z.object({
-  paperId: z.string().max(64),
+  paperId: z.string().max(MODERATION_ID_MAX_CHARS),
   reason: ModerationReasonSchema,
   /** The version the moderator looked at; another current version is a Conflict. */
   version: z.number().int().min(1).max(999_999).optional(),
@@ -35,7 +39,7 @@ export type PaperActionInput = z.input<typeof PaperActionInputSchema>;
 export const AGENT_ID = /^agt_[0-9A-Za-z]{22}$/;
 
 export const AgentActionInputSchema = z.object({
-  agentId: z.string().max(64),
+  agentId: z.string().max(MODERATION_ID_MAX_CHARS),
   reason: ModerationReasonSchema,
 });
 export type AgentActionInput = z.input<typeof AgentActionInputSchema>;
@@ -44,10 +48,10 @@ export const MODERATION_EVENT_TARGETS = ["paper", "agent", "owner", "comment", "
 export type ModerationTarget = (typeof MODERATION_EVENT_TARGETS)[number];
 
 export const ListEventsInputSchema = z.object({
-  limit: z.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
+  limit: PageSizeSchema,
+  cursor: CursorSchema.max(200).optional(),
   targetType: z.enum(MODERATION_EVENT_TARGETS).optional(),
-  targetId: z.string().trim().min(1).max(64).optional(),
+  targetId: z.string().trim().min(1).max(MODERATION_ID_MAX_CHARS).optional(),
 });
 export type ListEventsInput = z.input<typeof ListEventsInputSchema>;
 

@@ -52,6 +52,8 @@ export interface PendingAuthorization {
   clientName: string;
   redirectUri: string;
   redirectHost: string;
+  /** For a client identified by its metadata document: the host that serves it. */
+  clientIdHost: string | null;
   scope: string;
 }
 
@@ -64,6 +66,7 @@ export async function getAuthorizationRequest(
   const [row] = await ctx.db
     .select({
       id: oauthRequests.id,
+      clientId: oauthRequests.clientId,
       redirectUri: oauthRequests.redirectUri,
       scope: oauthRequests.scope,
       clientName: oauthClients.name,
@@ -82,6 +85,7 @@ export async function getAuthorizationRequest(
     clientName: row.clientName,
     redirectUri: row.redirectUri,
     redirectHost: new URL(row.redirectUri).host,
+    clientIdHost: URL.canParse(row.clientId) ? new URL(row.clientId).host : null,
     scope: row.scope,
   };
 }

@@ -7,6 +7,10 @@ export {
   getAuthorizationRequest,
   type PendingAuthorization,
 } from "./authorize.ts";
+export {
+  type ClientMetadataDocuments,
+  createClientMetadataDocuments,
+} from "./client-metadata.ts";
 export { getClient, type OAuthClient, registerClient } from "./clients.ts";
 export {
   type Connection,

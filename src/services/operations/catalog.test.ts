@@ -48,9 +48,18 @@ describe("readCatalog", () => {
     expect(catalog.tables.get("idempotency_keys")?.primaryKey).toEqual(["agent_id", "key"]);
     const tsv = catalog.tables.get("chunks")?.columns.find((c) => c.name === "tsv");
     expect(tsv).toMatchObject({ type: "tsvector", generated: true });
-    expect(catalog.tables.get("comments")?.triggers).toEqual(["comments_count"]);
-    expect(catalog.tables.get("reviews")?.triggers).toEqual(["reviews_count"]);
-    expect(catalog.tables.get("paper_versions")?.triggers).toEqual(["paper_versions_immutable"]);
+    expect(catalog.tables.get("comments")?.triggers).toEqual([
+      "comments_archive_changed",
+      "comments_count",
+    ]);
+    expect(catalog.tables.get("reviews")?.triggers).toEqual([
+      "reviews_archive_changed",
+      "reviews_count",
+    ]);
+    expect(catalog.tables.get("paper_versions")?.triggers).toEqual([
+      "paper_versions_archive_changed",
+      "paper_versions_immutable",
+    ]);
     expect(catalog.sequences).toEqual(["chunks_id_seq", "dataset_snapshots_id_seq"]);
     expect(catalog.indexes.get("papers_list_idx")).toMatch(/^CREATE INDEX papers_list_idx/);
   });

@@ -9,19 +9,23 @@ import { newId } from "../ids.ts";
 import { OPERATOR_REASONS } from "../moderation/schemas.ts";
 import { markOwnerVerified } from "./email-tokens.ts";
 
+/** Longest handle and email address; forms derive their `maxlength` from these. */
+export const HANDLE_MAX_CHARS = 32;
+export const EMAIL_MAX_CHARS = 254;
+
 export const HandleSchema = z
   .string()
   .trim()
   .regex(
-    /^[a-zA-Z0-9][a-zA-Z0-9_-]{1,31}$/,
-    "must be 2-32 letters, digits, _ or -, starting with a letter or digit",
+    new RegExp(`^[a-zA-Z0-9][a-zA-Z0-9_-]{1,${HANDLE_MAX_CHARS - 1}}$`),
+    `must be 2-${HANDLE_MAX_CHARS} letters, digits, _ or -, starting with a letter or digit`,
   );
 export const EmailSchema = z
   .string()
   .trim()
   .toLowerCase()
   .email("must be an email address")
-  .max(254);
+  .max(EMAIL_MAX_CHARS);
 
 export interface OwnerSummary {
   id: string;

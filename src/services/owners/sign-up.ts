@@ -1,7 +1,7 @@
 /** @module signUp: a new owner account from the site (email, handle, password). */
 import { sql } from "drizzle-orm";
 import { owners } from "../../db/schema/index.ts";
-import { isUniqueViolation } from "../../db/sql.ts";
+import { isUniqueViolation, violatedConstraint, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Invalid, RateLimited } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -93,15 +93,14 @@ export async function signUp(
   const id = newId("own", now);
   let token: string;
   try {
-    token = await ctx.db.transaction(async (tx) => {
-      const db = tx as unknown as typeof ctx.db;
+    token = await withTransaction(ctx.db, async (db) => {
       await db.insert(owners).values({ id, handle, email, passwordHash, createdAt: now });
       return issueEmailToken(db, id, "verify_email", now);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // A concurrent sign-up took the handle or the email between the check and the insert.
-    if (constraintOf(error) === "owners_email_lower_idx") return { outcome: "check_email" };
+    if (violatedConstraint(error) === "owners_email_lower_idx") return { outcome: "check_email" };
     throw handleTaken();
   }
   await throttles.mail.hit(keys);
@@ -118,16 +117,4 @@ export async function signUp(
 
 function handleTaken(): Conflict {
   return new Conflict("That handle is taken; choose another.");
-}
-
-function constraintOf(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let e: unknown = error;
-  while (e && typeof e === "object" && !seen.has(e)) {
-    seen.add(e);
-    const c = (e as { constraint?: unknown }).constraint;
-    if (typeof c === "string") return c;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

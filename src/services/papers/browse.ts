@@ -3,8 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { papers, paperVersions } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { PAGE_SIZE, PageSizeSchema } from "../paging.ts";
 import { isCurrentVersion } from "./current-version.ts";
-import { decodeCursor, encodeCursor, LIST_LIMIT } from "./list.ts";
+import { decodeCursor, encodeCursor } from "./list.ts";
 import type { PaperListItem } from "./schemas.ts";
 import { summaryColumns, toListItem } from "./summary.ts";
 
@@ -41,14 +42,11 @@ export async function browsePapers(
   ctx: ServiceContext,
   input: BrowsePapersInput,
 ): Promise<BrowsePage> {
-  const limit = input.limit ?? LIST_LIMIT.default;
   const issues = [];
-  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    issues.push({
-      in: "query" as const,
-      name: "limit",
-      message: "must be an integer from 1 to 100",
-    });
+  const size = PageSizeSchema.safeParse(input.limit);
+  const limit = size.success ? size.data : PAGE_SIZE.default;
+  for (const issue of size.error?.issues ?? []) {
+    issues.push({ in: "query" as const, name: "limit", message: issue.message });
   }
   const keyword = input.keyword === undefined ? null : input.keyword.trim();
   if (keyword !== null && (keyword.length === 0 || [...keyword].length > BROWSE_KEYWORD_MAX)) {

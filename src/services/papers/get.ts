@@ -1,12 +1,11 @@
 /** @module getPaper: one paper with its current (or a named) version. */
-import { and, asc, eq, sql } from "drizzle-orm";
-import { owners, papers, paperVersions } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { reviewSummaries } from "../contributions/summary.ts";
+import { summarise } from "../contributions/summary.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
+import { selectDetail } from "./hot-reads.ts";
 import type { PaperDetail } from "./schemas.ts";
-import { selectSummaries, toListItem } from "./summary.ts";
+import { toListItem } from "./summary.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface GetPaperInput {
@@ -21,43 +20,17 @@ export interface GetPaperInput {
 export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promise<PaperDetail> {
   const ref = parsePaperRef(input.id);
   if (!ref) throw paperNotFound(input.id);
-  const db = publicReadDb(ctx);
-  const [summary] = await selectSummaries(db).where(eq(papers.id, ref.id)).limit(1);
-  if (!summary || !canSeePaper(ctx.caller, summary)) throw paperNotFound(input.id);
-  const versionNumber = ref.version ?? summary.currentVersion;
-  if (versionNumber > summary.currentVersion) throw paperNotFound(input.id);
-
-  const [versionRows, current, ownerRows, reviewSummariesOfPaper] = await Promise.all([
-    db
-      .select({ version: paperVersions.version, createdAt: paperVersions.createdAt })
-      .from(paperVersions)
-      .where(eq(paperVersions.paperId, ref.id))
-      .orderBy(asc(paperVersions.version)),
-    db
-      .select()
-      .from(paperVersions)
-      .where(
-        and(
-          eq(paperVersions.paperId, ref.id),
-          sql`${paperVersions.version} in (${summary.currentVersion}, ${versionNumber})`,
-        ),
-      ),
-    summary.ownerId
-      ? db.select({ handle: owners.handle }).from(owners).where(eq(owners.id, summary.ownerId))
-      : Promise.resolve([]),
-    reviewSummaries(db, ref.id),
-  ]);
-  const head = current.find((v) => v.version === summary.currentVersion);
-  const requested = current.find((v) => v.version === versionNumber);
-  if (!head || !requested) throw paperNotFound(input.id);
-  const ownerHandle = ownerRows[0]?.handle ?? null;
+  const row = await selectDetail(publicReadDb(ctx), ref.id, ref.version ?? null);
+  if (!row || !canSeePaper(ctx.caller, row.summary)) throw paperNotFound(input.id);
+  const { summary, head, requested, ownerHandle } = row;
+  if (!requested || requested.version > summary.currentVersion) throw paperNotFound(input.id);
 
   return {
     paper: {
       ...toListItem(summary),
       abstract: head.abstract,
       authors: [
-        { name: head.aiModel, kind: "ai", role: "author" },
+        { name: summary.aiModel, kind: "ai", role: "author" },
         ...(ownerHandle
           ? [{ name: ownerHandle, kind: "human" as const, role: "submitter" as const }]
           : []),
@@ -66,11 +39,14 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
       license: head.license,
       keywords: head.keywords,
       language: head.language,
-      versions: versionRows.map((v) => ({
+      versions: row.versions.map((v) => ({
         version: v.version,
         created_at: v.createdAt.toISOString(),
       })),
-      reviews: reviewSummariesOfPaper,
+      reviews: {
+        human: summarise(row.reviews.human),
+        ai_advisory: summarise(row.reviews.ai_advisory),
+      },
     },
     version: {
       version: requested.version,

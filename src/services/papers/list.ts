@@ -1,12 +1,10 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
-import { and, eq, sql } from "drizzle-orm";
-import { papers } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { pageSizeOf } from "../paging.ts";
+import { selectListPage } from "./hot-reads.ts";
 import type { PaperList } from "./schemas.ts";
-import { selectSummaries, toListItem } from "./summary.ts";
-
-export const LIST_LIMIT = { min: 1, max: 100, default: 50 } as const;
+import { toListItem } from "./summary.ts";
 
 export interface ListPapersInput {
   limit?: number;
@@ -25,25 +23,16 @@ interface CursorPosition {
  * published mid-scan never shifts later pages.
  */
 export async function listPapers(ctx: ServiceContext, input: ListPapersInput): Promise<PaperList> {
-  const limit = input.limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    throw new Invalid("limit is out of range", [
-      { in: "query", name: "limit", message: "must be an integer from 1 to 100" },
-    ]);
-  }
+  const limit = pageSizeOf(input.limit);
   const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
-  const rows = await selectSummaries(publicReadDb(ctx))
-    .where(
-      and(
-        eq(papers.status, "published"),
-        position
-          ? sql`(${papers.publishedAt}, ${papers.id}) < (${new Date(position.publishedAtMs).toISOString()}::timestamptz, ${position.id})`
-          : undefined,
-      ),
-    )
-    // NULLS LAST matches papers_list_idx, so the planner walks the index instead of sorting.
-    .orderBy(sql`${papers.publishedAt} desc nulls last`, sql`${papers.id} desc nulls last`)
-    .limit(limit + 1);
+  const rows = await selectListPage(
+    publicReadDb(ctx),
+    limit + 1,
+    position && {
+      publishedAt: new Date(position.publishedAtMs).toISOString(),
+      id: position.id,
+    },
+  );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -6,8 +6,8 @@ import { createTestDatabase, fixedClock, operator, testContext } from "../../tes
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid } from "../errors.ts";
-import { getContext } from "./context.ts";
 import { CHANGELOG_MAX, publishVersion } from "./publish.ts";
+import { getPaperSpans } from "./spans.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -44,7 +44,7 @@ describe("publishVersion", () => {
       .where(eq(paperVersions.paperId, result.paper_id));
     expect(version?.screeningStatus).toMatch(/passed|warnings/);
     expect(version?.screenedBy).toContain("quire-rules");
-    const context = await getContext(ctx, { id: result.paper_id });
+    const context = await getPaperSpans(ctx, { id: result.paper_id });
     for (const field of ["title", "abstract", "body"] as const) {
       const text = context.chunks
         .filter((c) => c.field === field)
@@ -136,8 +136,8 @@ describe("publishVersion", () => {
         .set({ content: "tampered" })
         .where(eq(chunks.paperId, first.paper_id)),
     ).rejects.toThrow();
-    const v1 = await getContext(ctx, { id: `${first.paper_id}v1` });
-    const v2ctx = await getContext(ctx, { id: first.paper_id });
+    const v1 = await getPaperSpans(ctx, { id: `${first.paper_id}v1` });
+    const v2ctx = await getPaperSpans(ctx, { id: first.paper_id });
     expect(v1.version).toBe(1);
     expect(v2ctx.version).toBe(2);
     expect(v1.chunks[0]?.content).not.toBe(v2ctx.chunks[0]?.content);

@@ -11,6 +11,7 @@ import {
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper } from "../chunks/chunker.ts";
+import { chunkRow } from "../chunks/rows.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
@@ -186,18 +187,7 @@ export async function publishVersion(
     });
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
-      await db.insert(chunks).values(
-        spans.map((c) => ({
-          paperId,
-          version,
-          chunkIndex: c.chunk_index,
-          field: c.field,
-          section: c.section,
-          start: c.start,
-          end: c.end,
-          content: c.content,
-        })),
-      );
+      await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));
     }
     // Same transaction: the new version is searchable (and the old one is not) exactly
     // when it is published; dense embeddings are only queued, never awaited. A held paper

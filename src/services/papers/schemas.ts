@@ -113,7 +113,8 @@ export const PaperDetailSchema = z
   })
   .openapi("PaperDetail");
 
-export const ContextChunkSchema = z
+/** One verbatim span of a version; the contract names it `ContextChunk`. */
+export const PaperSpanSchema = z
   .object({
     chunk_index: z.number().int().openapi({ description: "Order position, from 0." }),
     field: z.enum(["title", "abstract", "body"]),
@@ -127,16 +128,17 @@ export const ContextChunkSchema = z
   })
   .openapi("ContextChunk");
 
-export const PaperContextSchema = z
+/** A version as ordered spans; the contract names it `PaperContext` (GET …/{id}/context). */
+export const PaperSpansSchema = z
   .object({
     paper_id: z.string(),
     version: z.number().int(),
-    chunks: z.array(ContextChunkSchema),
+    chunks: z.array(PaperSpanSchema),
   })
   .openapi("PaperContext");
 
 export type PaperListItem = z.infer<typeof PaperListItemSchema>;
 export type PaperList = z.infer<typeof PaperListSchema>;
 export type PaperDetail = z.infer<typeof PaperDetailSchema>;
-export type PaperContext = z.infer<typeof PaperContextSchema>;
-export type ContextChunk = z.infer<typeof ContextChunkSchema>;
+export type PaperSpans = z.infer<typeof PaperSpansSchema>;
+export type PaperSpan = z.infer<typeof PaperSpanSchema>;

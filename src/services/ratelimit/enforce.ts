@@ -9,6 +9,7 @@ const WHAT: Record<Bucket, string> = {
   writes: "writes from your address",
   comments: "comments by this agent",
   reviews: "reviews by this agent",
+  reports: "reports from your address",
 };
 
 /**

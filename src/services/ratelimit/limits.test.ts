@@ -5,13 +5,14 @@ import { describeWindow, enforceRateLimit } from "./enforce.ts";
 import { BUCKETS, type Bucket, bucketLimits, createMemoryRateLimits } from "./limits.ts";
 
 describe("BUCKETS", () => {
-  it("are the contract's limits, exactly", () => {
+  it("are the contract's limits, exactly, and the site's reports", () => {
     expect(BUCKETS).toEqual({
       reads: { points: 120, windowSeconds: 60, scope: "ip" },
       search: { points: 30, windowSeconds: 60, scope: "ip" },
       writes: { points: 30, windowSeconds: 60, scope: "ip" },
       comments: { points: 60, windowSeconds: 600, scope: "agent" },
       reviews: { points: 30, windowSeconds: 3600, scope: "agent" },
+      reports: { points: 10, windowSeconds: 3600, scope: "ip" },
     });
   });
 

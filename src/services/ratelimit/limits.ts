@@ -1,6 +1,7 @@
 /**
  * @module Rate-limit buckets (the contract's limits, exactly:
- * docs/contract/000_d4a6423640571f8b.txt) and the store interface.
+ * docs/contract/000_d4a6423640571f8b.txt, and the site's own reader reports) and the store
+ * interface.
  */
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
@@ -14,6 +15,11 @@ export const BUCKETS = {
   writes: { points: 30, windowSeconds: 60, scope: "ip" },
   comments: { points: 60, windowSeconds: 600, scope: "agent" },
   reviews: { points: 30, windowSeconds: 3600, scope: "agent" },
+  /**
+   * Not in the contract (reports are a site feature): reader reports filed from one address,
+   * 10 an hour, so nobody can flood the moderators' queue; genuine readers report rarely.
+   */
+  reports: { points: 10, windowSeconds: 3600, scope: "ip" },
 } as const;
 
 export type Bucket = keyof typeof BUCKETS;

@@ -3,6 +3,67 @@ import { z } from "@hono/zod-openapi";
 
 export const SEARCH_LIMIT = { min: 1, max: 20, default: 8 } as const;
 export const SEARCH_QUERY_CHARS = { min: 2, max: 1000 } as const;
+export const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+const codePoints = (s: string) => [...s].length;
+
+/** Why a query was refused, on its zod issue (`params.reason`), for a page's own wording. */
+export type SearchQueryReason = "short" | "long";
+
+/**
+ * `q`, the one search query rule of every front end: trimmed, then 2 to 1000 characters
+ * (Unicode code points, as JSON Schema's `minLength`/`maxLength` count them).
+ */
+export const SearchQuerySchema = z
+  .string()
+  .trim()
+  .refine((s) => codePoints(s) >= SEARCH_QUERY_CHARS.min, {
+    message: `must be at least ${SEARCH_QUERY_CHARS.min} characters after trimming`,
+    params: { reason: "short" satisfies SearchQueryReason },
+    abort: true,
+  })
+  .refine((s) => codePoints(s) <= SEARCH_QUERY_CHARS.max, {
+    message: `must be at most ${SEARCH_QUERY_CHARS.max} characters`,
+    params: { reason: "long" satisfies SearchQueryReason },
+  })
+  // The refinements count code points, which zod cannot show; say the bounds for both
+  // documents (OpenAPI and the MCP tool list).
+  .meta({
+    description: `Query, ${SEARCH_QUERY_CHARS.min} to ${SEARCH_QUERY_CHARS.max} characters.`,
+    minLength: SEARCH_QUERY_CHARS.min,
+    maxLength: SEARCH_QUERY_CHARS.max,
+  });
+
+/** `limit`: results, 1 to 20 (default 8); coerced, so a query string's `"5"` reads as 5. */
+export const SearchLimitSchema = z.coerce
+  .number()
+  .int()
+  .min(SEARCH_LIMIT.min)
+  .max(SEARCH_LIMIT.max)
+  .default(SEARCH_LIMIT.default)
+  .openapi({ example: SEARCH_LIMIT.default })
+  .describe(
+    `Results, ${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default}).`,
+  );
+
+/** `mode`: the ranking channels. */
+export const SearchModeSchema = z
+  .enum(SEARCH_MODES)
+  .default("hybrid")
+  .describe(
+    "Ranking channels. `hybrid` (default): BM25 fused with the built-in character " +
+      "n-gram channel (a lexical model, not a neural one) and, when the server has an " +
+      "embedding backend, dense vectors. `lexical`: BM25 only. `semantic`: dense vectors " +
+      "only; refused when no embedding backend is configured.",
+  );
+
+/** The input of `searchChunks`, which REST, MCP and the home page all derive from. */
+export const SearchInputSchema = z.object({
+  q: SearchQuerySchema,
+  limit: SearchLimitSchema,
+  mode: SearchModeSchema,
+});
 
 export const SearchResultSchema = z
   .object({

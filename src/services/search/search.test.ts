@@ -5,8 +5,8 @@ import type { Database } from "../../db/client.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
-import { getContext } from "../papers/context.ts";
 import { type PublishInput, publishVersion } from "../papers/publish.ts";
+import { getPaperSpans } from "../papers/spans.ts";
 import { unindexPaper } from "./indexing.ts";
 import { rankChunks, searchChunks } from "./search.ts";
 
@@ -92,7 +92,7 @@ describe("searchChunks", () => {
     expect(query).toBe("melanoma patients");
     expect(results.length).toBeGreaterThan(0);
     for (const r of results) {
-      const context = await getContext(anonymous(), { id: r.paper_id });
+      const context = await getPaperSpans(anonymous(), { id: r.paper_id });
       const chunk = context.chunks.find((c) => c.chunk_index === r.chunk_index);
       expect(chunk?.content).toBe(r.quote);
       expect(chunk?.field).toBe(r.field);

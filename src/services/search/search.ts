@@ -1,4 +1,5 @@
 /** @module searchChunks: hybrid search over verbatim chunks (BM25, character grams, dense). */
+import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
@@ -11,7 +12,10 @@ import { bm25Candidates, bm25Scores } from "./lexical.ts";
 import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
 import {
   SEARCH_LIMIT,
-  SEARCH_QUERY_CHARS,
+  SearchLimitSchema,
+  type SearchMode,
+  SearchModeSchema,
+  SearchQuerySchema,
   type SearchResponse,
   type SearchResult,
 } from "./schemas.ts";
@@ -19,8 +23,7 @@ import { type SearchSettings, searchSettings } from "./settings.ts";
 import { queryGramVector } from "./sparse.ts";
 import type { SearchLanguage } from "./translate.ts";
 
-export const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
+export type { SearchMode };
 
 /** Candidates BM25 alone ranks (and z-scores over) in lexical mode. */
 const LEXICAL_DEPTH = 100;
@@ -226,32 +229,32 @@ export async function searchChunks(
   return { query, results };
 }
 
+/**
+ * The input checked by the schemas the front ends derive from (every failed check listed),
+ * plus what only the service knows: an evaluation's deeper limit, and whether this server
+ * has an embedding backend for `semantic`.
+ */
 function validate(ctx: ServiceContext, input: SearchInput, internals: SearchInternals) {
   const issues: FieldIssue[] = [];
-  const query = typeof input.q === "string" ? input.q.trim() : "";
-  const chars = Array.from(query).length;
-  if (chars < SEARCH_QUERY_CHARS.min) {
-    issues.push({
-      in: "query",
-      name: "q",
-      message: "must be at least 2 characters after trimming",
-    });
-  } else if (chars > SEARCH_QUERY_CHARS.max) {
-    issues.push({ in: "query", name: "q", message: "must be at most 1000 characters" });
-  }
-  const limit = input.limit ?? SEARCH_LIMIT.default;
-  const maxLimit = internals.maxLimit ?? SEARCH_LIMIT.max;
-  if (!Number.isInteger(limit) || limit < SEARCH_LIMIT.min || limit > maxLimit) {
-    issues.push({
-      in: "query",
-      name: "limit",
-      message: `must be an integer from 1 to ${maxLimit}`,
-    });
-  }
-  const mode = input.mode ?? "hybrid";
-  if (!SEARCH_MODES.includes(mode)) {
-    issues.push({ in: "query", name: "mode", message: "must be hybrid, lexical or semantic" });
-  } else if (mode === "semantic" && !ctx.embedder) {
+  const named = (name: string, found: readonly { message: string }[]) => {
+    for (const issue of found) issues.push({ in: "query", name, message: issue.message });
+  };
+  const q = SearchQuerySchema.safeParse(typeof input.q === "string" ? input.q : "");
+  named("q", q.error?.issues ?? []);
+  const limitSchema =
+    internals.maxLimit === undefined
+      ? SearchLimitSchema
+      : z
+          .number()
+          .int()
+          .min(SEARCH_LIMIT.min)
+          .max(internals.maxLimit)
+          .default(SEARCH_LIMIT.default);
+  const limit = limitSchema.safeParse(input.limit);
+  named("limit", limit.error?.issues ?? []);
+  const mode = SearchModeSchema.safeParse(input.mode);
+  named("mode", mode.error?.issues ?? []);
+  if (mode.data === "semantic" && !ctx.embedder) {
     issues.push({
       in: "query",
       name: "mode",
@@ -259,8 +262,10 @@ function validate(ctx: ServiceContext, input: SearchInput, internals: SearchInte
         "semantic needs an embedding backend and this server has none configured (EMBEDDINGS_URL); use hybrid or lexical",
     });
   }
-  if (issues.length > 0) throw new Invalid("The search request is invalid; see errors.", issues);
-  return { query, limit, mode };
+  if (issues.length > 0 || !q.success || !limit.success || !mode.success) {
+    throw new Invalid("The search request is invalid; see errors.", issues);
+  }
+  return { query: q.data, limit: limit.data, mode: mode.data };
 }
 
 function channelsFor(ctx: ServiceContext, mode: SearchMode, internals: SearchInternals): Channel[] {

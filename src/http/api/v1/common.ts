@@ -1,5 +1,6 @@
 /** @module Schemas and responses shared by the v1 route files. */
 import { z } from "@hono/zod-openapi";
+import { PageInputSchema } from "../../../services/paging.ts";
 
 export const ProblemSchema = z
   .object({
@@ -55,24 +56,5 @@ export const PaperIdParamSchema = z.object({
 /** An agent key, or an OAuth access token for the same agent (ADR 0018). */
 export const bearerSecurity: Record<string, string[]>[] = [{ agentKey: [] }, { oauth: ["agent"] }];
 
-/** `limit` and `cursor` of every keyset-paged list (papers, comments, reviews). */
-export const PageQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(50)
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: "Page size, 1 to 100.",
-      example: 50,
-    }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "The `next_cursor` of the previous page.",
-    }),
-});
+/** `limit` and `cursor` of every keyset-paged list (papers, comments, reviews): the services' rule. */
+export const PageQuerySchema = PageInputSchema;

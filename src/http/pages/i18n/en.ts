@@ -7,6 +7,7 @@ import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { oauthEn } from "./oauth.en.ts";
 import { readingEn } from "./reading.en.ts";
+import { reportsEn } from "./reports.en.ts";
 import { screeningEn } from "./screening.en.ts";
 import { submitEn } from "./submit.en.ts";
 
@@ -192,6 +193,7 @@ export const en = {
   moderation: moderationEn,
   screening: screeningEn,
   oauth: oauthEn,
+  reports: reportsEn,
 };
 
 export type Messages = typeof en;

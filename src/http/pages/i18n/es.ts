@@ -4,6 +4,7 @@ import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
 import { oauthEs } from "./oauth.es.ts";
 import { readingEs } from "./reading.es.ts";
+import { reportsEs } from "./reports.es.ts";
 import { screeningEs } from "./screening.es.ts";
 import { submitEs } from "./submit.es.ts";
 
@@ -188,4 +189,5 @@ export const es: Messages = {
   moderation: moderationEs,
   screening: screeningEs,
   oauth: oauthEs,
+  reports: reportsEs,
 };

@@ -221,7 +221,7 @@ const legal: InfoPage = {
           ],
         },
         "Cada acción exige un motivo y queda anotada en un registro con el nombre de usuario del moderador y la hora. Los artículos dados de baja se ocultan, no se borran: sus versiones se conservan como constancia.",
-        "Para denunciar un artículo, un comentario, una revisión o un agente —por plagio, infracción de derechos de autor, datos personales, resultados inventados o abusos, por ejemplo—, escribe a {contact} indicando el identificador del artículo (como `2611.00042`) o el del agente, y explica qué ocurre. Si reclamas derechos de autor, identifica la obra y los derechos que tienes sobre ella.",
+        "Para denunciar un artículo, un comentario o una revisión —por plagio, datos personales, resultados inventados o abusos, por ejemplo—, usa el enlace «Denunciar» que tiene al lado: no hace falta una cuenta, la denuncia llega a la cola de los moderadores y su decisión consta en el registro de moderación. Para un agente, o una reclamación de derechos de autor, escribe a {contact} indicando el identificador del artículo (como `2611.00042`) o el del agente, y explica qué ocurre. Si reclamas derechos de autor, identifica la obra y los derechos que tienes sobre ella.",
         "Quien envía un artículo puede retirarlo en cualquier momento.",
       ],
     },

@@ -57,6 +57,7 @@ export const moderationEn = {
     on: (action: string, title: string) => `${action}: ${title}`,
   },
   done: {
+    resolved: "The report is resolved and recorded in the moderation log.",
     removed: "The paper has been removed. It is no longer public anywhere in the archive.",
     approved: "The paper is published.",
     rejected: "The paper has been rejected. It will not be published.",
@@ -112,6 +113,9 @@ export const moderationEn = {
     older: "Older entries",
     newest: "Back to the newest",
     operator: "operator",
+    reader: "a reader (not signed in)",
+    /** A report's outcome in the log entry that resolved it. */
+    outcome: (outcome: string) => `outcome: ${outcome}`,
     change: (from: string, to: string) => `${from} → ${to}`,
     /** Names of the states a log entry moves between (papers, agents, owners' roles). */
     states: {
@@ -136,6 +140,8 @@ export const moderationEn = {
       "agent.verify": "Verified or reinstated an agent",
       "owner.verify": "Verified an owner's email",
       "owner.set_role": "Changed an owner's role",
+      "report.file": "Reported to the moderators",
+      "report.resolve": "Resolved a reader's report",
     } as Record<string, string>,
   },
 };

@@ -59,6 +59,7 @@ export const moderationEs: typeof moderationEn = {
     on: (action: string, title: string) => `${action}: ${title}`,
   },
   done: {
+    resolved: "La denuncia está resuelta y consta en el registro de moderación.",
     removed: "El artículo se ha dado de baja. Ya no es público en ninguna parte del archivo.",
     approved: "El artículo está publicado.",
     rejected: "El artículo se ha rechazado. No se publicará.",
@@ -116,6 +117,8 @@ export const moderationEs: typeof moderationEn = {
     older: "Entradas anteriores",
     newest: "Volver a las más recientes",
     operator: "operador",
+    reader: "un lector (sin sesión iniciada)",
+    outcome: (outcome: string) => `resultado: ${outcome}`,
     change: (from: string, to: string) => `${from} → ${to}`,
     states: {
       submitted: "retenido",
@@ -139,6 +142,8 @@ export const moderationEs: typeof moderationEn = {
       "agent.verify": "Verificó o rehabilitó un agente",
       "owner.verify": "Verificó el correo de un responsable",
       "owner.set_role": "Cambió el papel de un responsable",
+      "report.file": "Denunció ante los moderadores",
+      "report.resolve": "Resolvió la denuncia de un lector",
     },
   },
 };

@@ -4,13 +4,16 @@ export const oauthEn = {
   consentLead: (client: string) => `${client} wants to act as one of your agents on Quire.`,
   clientName: "App",
   redirectHost: "Sends you back to",
+  clientIdHost: "Described by the site",
   mayDo: "It may",
   mayRead: "read the archive as your agent, and",
   mayWrite:
     "post comments and advisory reviews under your agent's name, model and AI label, within the agent's rate limits.",
   pickAgent: "Act as",
-  noAgents: "You have no agent yet. Create one on the agents page, then start again from the app.",
-  createAgent: "Create an agent",
+  newAgent: "A new agent",
+  newAgentNote:
+    "It is created with a key you never need here; mint one on the agents page if you want to use it elsewhere.",
+  noAgents: "You have no agent yet: name a new one below.",
   statusNote: "An unverified or suspended agent can read but not post.",
   approve: "Approve",
   deny: "Deny",

@@ -4,7 +4,7 @@ import type {
   RuleReasonParams,
   SystemReasonCode,
   SystemReasonParams,
-} from "../../../services/screening/reasons.ts";
+} from "../../../services/screening/index.ts";
 
 /**
  * A detail sentence for every reason code the archive itself emits, from the reason's

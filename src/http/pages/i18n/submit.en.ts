@@ -1,6 +1,9 @@
 /** @module English strings for submitting papers: forms, screening outcomes, the owner's papers. */
-import type { LlmReasonCode } from "../../../services/screening/llm.ts";
-import type { RuleReasonCode, SystemReasonCode } from "../../../services/screening/reasons.ts";
+import type {
+  LlmReasonCode,
+  RuleReasonCode,
+  SystemReasonCode,
+} from "../../../services/screening/index.ts";
 
 export const submitEn = {
   nav: {

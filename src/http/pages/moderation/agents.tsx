@@ -1,8 +1,7 @@
 /** @module /moderation/agents: look an agent up, see its moderation history, suspend or reinstate it. */
 import { NotFound } from "../../../services/errors.ts";
-import { getModeratedAgent } from "../../../services/moderation/get-agent.ts";
-import { listModerationEvents } from "../../../services/moderation/list-events.ts";
-import type { ModeratedAgent, ModerationEvent } from "../../../services/moderation/schemas.ts";
+import type { ModeratedAgent, ModerationEvent } from "../../../services/moderation/index.ts";
+import { getModeratedAgent, listModerationEvents } from "../../../services/moderation/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { ErrorSummary, renderPage } from "../layout.tsx";
 import type { Page } from "../page.ts";

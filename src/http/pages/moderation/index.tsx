@@ -1,25 +1,29 @@
 /**
- * @module /moderation (the queue of held and flagged papers), /moderation/log and
+ * @module /moderation (the queue of held and flagged papers and readers' reports), /moderation/log and
  * /moderation/agents, for owners with the moderator role. Everyone else gets a 404 (the
  * pages' existence is not advertised); signed-out visitors are sent to sign in.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../services/context.ts";
 import { Conflict, Invalid } from "../../../services/errors.ts";
-import { approvePaper } from "../../../services/moderation/approve-paper.ts";
-import { clearPaperFlag } from "../../../services/moderation/clear-flag.ts";
-import { getModeratedAgent } from "../../../services/moderation/get-agent.ts";
-import { reinstateAgent } from "../../../services/moderation/reinstate-agent.ts";
-import { rejectPaper } from "../../../services/moderation/reject-paper.ts";
-import { removePaper } from "../../../services/moderation/remove-paper.ts";
-import type { PaperActionInput } from "../../../services/moderation/schemas.ts";
-import { suspendAgent } from "../../../services/moderation/suspend-agent.ts";
+import type { PaperActionInput } from "../../../services/moderation/index.ts";
+import {
+  approvePaper,
+  clearPaperFlag,
+  getModeratedAgent,
+  reinstateAgent,
+  rejectPaper,
+  removePaper,
+  suspendAgent,
+} from "../../../services/moderation/index.ts";
+import { resolveReport } from "../../../services/reports/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { registerPage, renderError } from "../page.ts";
 import { agentPage } from "./agents.tsx";
 import { logPage } from "./log.tsx";
 import { type Done, guard, type PaperAction, reasonError, reasonFieldId } from "./parts.tsx";
 import { queuePage } from "./queue.tsx";
+import { resolveFieldIds } from "./reports.tsx";
 
 /** URL segment → action, the service verb that does it and the notice shown after. */
 const PAPER_ACTIONS: Record<
@@ -72,6 +76,36 @@ export function registerModerationPages(app: OpenAPIHono<AppEnv>): void {
       throw error;
     }
     return p.c.redirect(`${p.href("/moderation")}?done=${entry.done}`, 303);
+  });
+
+  registerPage(app, "POST", "/moderation/reports/:id/resolve", async (p) => {
+    const blocked = guard(p, "/moderation");
+    if (blocked) return blocked;
+    const reportId = p.c.req.param("id") ?? "";
+    try {
+      await resolveReport(p.ctx, {
+        reportId,
+        outcome: (p.form.outcome ?? "") as never,
+        reason: p.form.reason ?? "",
+      });
+    } catch (error) {
+      if (error instanceof Invalid) {
+        const ids = resolveFieldIds(reportId);
+        const error400 = error.issues.some((i) => i.name === "outcome")
+          ? { field: ids.outcome, message: p.t.reports.queue.outcomeRequired }
+          : (() => {
+              const message = reasonError(p, error);
+              return message ? { field: ids.reason, message } : null;
+            })();
+        if (!error400) return renderError(p, 400);
+        return queuePage(p, { status: 400, error: error400 });
+      }
+      if (error instanceof Conflict) {
+        return queuePage(p, { status: 409, error: { message: p.t.moderation.errors.stale } });
+      }
+      throw error;
+    }
+    return p.c.redirect(`${p.href("/moderation")}?done=resolved#reports`, 303);
   });
 
   registerPage(app, "GET", "/moderation/log", (p) => guard(p, "/moderation/log") ?? logPage(p));

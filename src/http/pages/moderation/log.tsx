@@ -1,6 +1,10 @@
 /** @module /moderation/log: every moderation event, newest first, filterable by target. */
-import { listModerationEvents } from "../../../services/moderation/list-events.ts";
-import type { ModerationEvent } from "../../../services/moderation/schemas.ts";
+import { parsePaperRef } from "../../../services/ids.ts";
+import type { ModerationEvent } from "../../../services/moderation/index.ts";
+import {
+  listModerationEvents,
+  MODERATION_ID_MAX_CHARS,
+} from "../../../services/moderation/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { Field, renderPage } from "../layout.tsx";
 import type { Page } from "../page.ts";
@@ -16,6 +20,10 @@ function detailsText(p: Page, details: unknown): string {
     parts.push(t.change(t.states[d.from] ?? d.from, t.states[d.to] ?? d.to));
   }
   if (typeof d.version === "number") parts.push(t.versionOf(d.version));
+  const outcome = (details as { outcome?: unknown }).outcome;
+  if (typeof outcome === "string") {
+    parts.push(t.outcome(p.t.reports.queue.outcomes[outcome] ?? outcome));
+  }
   return parts.join(", ");
 }
 
@@ -27,6 +35,15 @@ function TargetCell({ p, event }: { p: Page; event: ModerationEvent }) {
     return (
       <a href={`${p.href("/moderation/agents")}?id=${encodeURIComponent(event.target_id)}`}>
         {event.target_id}
+      </a>
+    );
+  }
+  // A comment or a review: a link to it on its paper, when the entry names the paper.
+  const paperId = (event.details as { paper_id?: unknown } | null)?.paper_id;
+  if (typeof paperId === "string" && parsePaperRef(paperId)) {
+    return (
+      <a href={`${p.href(`/papers/${paperId}`)}#${encodeURIComponent(event.target_id)}`}>
+        <code>{event.target_id}</code>
       </a>
     );
   }
@@ -60,7 +77,7 @@ export async function logPage(p: Page): Promise<Response> {
             hint={t.filterHint}
             value={target}
             required={false}
-            maxlength={64}
+            maxlength={MODERATION_ID_MAX_CHARS}
             autocomplete="off"
           />
           <button type="submit" class="secondary">

@@ -3,12 +3,14 @@
  * (a required reason and the button), section links, notices, and how log entries read.
  */
 import type { Invalid } from "../../../services/errors.ts";
-import { isModerator } from "../../../services/moderation/authorize.ts";
 import {
+  isModerator,
+  MODERATION_ID_MAX_CHARS,
   MODERATION_REASON_MAX,
   type ModerationEvent,
   OPERATOR_REASONS,
-} from "../../../services/moderation/schemas.ts";
+} from "../../../services/moderation/index.ts";
+import { REPORT_ACTOR } from "../../../services/reports/index.ts";
 import { CsrfField, Field } from "../layout.tsx";
 import { type Page, renderError } from "../page.ts";
 
@@ -152,7 +154,7 @@ export function AgentLookup({
         hint={t.lookupHint}
         value={value}
         error={error}
-        maxlength={64}
+        maxlength={MODERATION_ID_MAX_CHARS}
         autocomplete="off"
       />
       <button type="submit" class="secondary">
@@ -185,13 +187,19 @@ export function SectionLinks({ p }: { p: Page }) {
 }
 
 export function actorName(p: Page, event: ModerationEvent): string {
-  return event.actor_owner_id === null && event.actor === "operator"
-    ? p.t.moderation.log.operator
-    : event.actor;
+  if (event.actor_owner_id !== null) return event.actor;
+  if (event.actor === "operator") return p.t.moderation.log.operator;
+  if (event.actor === REPORT_ACTOR) return p.t.moderation.log.reader;
+  return event.actor;
 }
 
 /** A log entry's reason: a moderator's own words, or the operator's default in the page's language. */
 export function eventReason(p: Page, e: ModerationEvent): string {
+  if (e.action === "report.file") {
+    const reason = p.t.reports.reasons[e.reason] ?? e.reason;
+    const note = (e.details as { note?: unknown } | null)?.note;
+    return typeof note === "string" && note ? `${reason}: ${note}` : reason;
+  }
   if (e.actor !== "operator") return e.reason;
   const defaults = p.t.moderation.log.operatorReasons;
   for (const key of Object.keys(OPERATOR_REASONS) as (keyof typeof OPERATOR_REASONS)[]) {

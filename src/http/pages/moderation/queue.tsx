@@ -1,6 +1,10 @@
 /** @module /moderation: the queue of held and flagged papers, each with its screening and actions. */
-import { listModerationQueue } from "../../../services/moderation/queue.ts";
-import { MODERATION_REASON_MAX, type QueuePaper } from "../../../services/moderation/schemas.ts";
+import {
+  listModerationQueue,
+  MODERATION_REASON_MAX,
+  type QueuePaper,
+} from "../../../services/moderation/index.ts";
+import { listOpenReports } from "../../../services/reports/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import { ErrorSummary, renderPage } from "../layout.tsx";
 import type { Page } from "../page.ts";
@@ -13,6 +17,7 @@ import {
   type PaperAction,
   SectionLinks,
 } from "./parts.tsx";
+import { ReportsSection } from "./reports.tsx";
 
 /** Papers shown per queue, and abstract excerpts, keep the page light (< 100 KB) when full. */
 const QUEUE_PAGE_SIZE = 15;
@@ -104,7 +109,10 @@ function QueueItem(props: {
 
 export async function queuePage(p: Page, state: PageState = {}): Promise<Response> {
   const t = p.t.moderation;
-  const queue = await listModerationQueue(p.ctx, { limit: QUEUE_PAGE_SIZE });
+  const [queue, reports] = await Promise.all([
+    listModerationQueue(p.ctx, { limit: QUEUE_PAGE_SIZE }),
+    listOpenReports(p.ctx, { limit: QUEUE_PAGE_SIZE }),
+  ]);
   const part = (kind: "held" | "flagged") => {
     const list = queue[kind];
     const strings = t[kind];
@@ -139,6 +147,7 @@ export async function queuePage(p: Page, state: PageState = {}): Promise<Respons
         <p class="hint">{t.actions.reasonHint(MODERATION_REASON_MAX)}</p>
         {part("held")}
         {part("flagged")}
+        <ReportsSection p={p} queue={reports} state={state} />
         <section aria-labelledby="agents-title" id="agents">
           <h2 id="agents-title">{t.agentsLink}</h2>
           <p>{t.agents.intro}</p>

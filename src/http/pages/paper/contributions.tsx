@@ -13,6 +13,7 @@ import {
   type ScoreKey,
   ScoreList,
 } from "../reading-parts.tsx";
+import { ReportLink } from "../report-link.tsx";
 import type { PaperData, ReviewFormState } from "./data.ts";
 import { ReviewForm } from "./review-form.tsx";
 import { PageLinks } from "./sections.tsx";
@@ -50,6 +51,8 @@ function ReviewSection<R extends ShownReview>(props: {
   title: (review: R) => string;
   /** The line under it: author details, when, on which version. */
   byline: (review: R) => Child;
+  /** Who wrote it, for the Report link's accessible name. */
+  author: (review: R) => string;
   children?: Child;
 }) {
   const { p, kind, list, labels } = props;
@@ -78,6 +81,7 @@ function ReviewSection<R extends ShownReview>(props: {
                 {props.byline(rv)}
                 <ScoreList p={p} scores={rv.scores} />
                 <PlainText text={rv.body} />
+                <ReportLink p={p} type="review" id={rv.id} author={props.author(rv)} />
               </article>
             </li>
           ))}
@@ -118,6 +122,7 @@ export function HumanReviews({
         none: r.noHumanReviews,
       }}
       title={(rv) => r.reviewBy(rv.author.owner_handle)}
+      author={(rv) => rv.author.owner_handle}
       byline={(rv) => (
         <p class="muted">
           <time datetime={rv.created_at}>{formatDate(p.lang, rv.created_at)}</time> ·{" "}
@@ -149,6 +154,7 @@ export function AiReviews({ p, data }: { p: Page; data: PaperData }) {
         none: r.noAiReviews,
       }}
       title={(rv) => r.aiReviewBy(rv.author.name)}
+      author={(rv) => rv.author.name}
       byline={(rv) => (
         <AuthorLine p={p} author={rv.author} at={rv.created_at} version={rv.paper_version} />
       )}
@@ -211,6 +217,7 @@ export function Comments({ p, data }: { p: Page; data: PaperData }) {
                   version={cm.paper_version}
                 />
                 <PlainText text={cm.body} />
+                <ReportLink p={p} type="comment" id={cm.id} author={cm.author.name} />
               </article>
             </li>
           ))}

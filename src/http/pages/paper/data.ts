@@ -3,17 +3,16 @@
  * screening warnings, and one page each of comments, human reviews and AI reviews.
  */
 
-import { listComments } from "../../../services/contributions/list-comments.ts";
-import { listReviews } from "../../../services/contributions/list-reviews.ts";
-import type { CommentList, ReviewList } from "../../../services/contributions/schemas.ts";
-import { getPaper } from "../../../services/papers/get.ts";
-import type { PaperDetail } from "../../../services/papers/schemas.ts";
+import type { CommentList, ReviewList } from "../../../services/contributions/index.ts";
+import { listComments, listReviews } from "../../../services/contributions/index.ts";
+import type { PaperDetail } from "../../../services/papers/index.ts";
 import {
+  getPaper,
   getScreeningWarnings,
   listPaperVersions,
   type PaperVersions,
   type ScreeningWarning,
-} from "../../../services/papers/versions.ts";
+} from "../../../services/papers/index.ts";
 import type { Page } from "../page.ts";
 import type { ScoreKey } from "../reading-parts.tsx";
 

@@ -4,7 +4,7 @@
  * and the human review form's POST.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createHumanReview } from "../../../services/contributions/create-human-review.ts";
+import { createHumanReview } from "../../../services/contributions/index.ts";
 import {
   Conflict,
   Forbidden,
@@ -13,8 +13,7 @@ import {
   Unauthorized,
 } from "../../../services/errors.ts";
 import { parsePaperRef } from "../../../services/ids.ts";
-import { citationMetaTags } from "../../../services/papers/citations.ts";
-import { toScholarlyArticle } from "../../../services/papers/jsonld.ts";
+import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { minutesFrom } from "../form-errors.ts";
 import { formatDate, localePath } from "../i18n/index.ts";
@@ -22,6 +21,7 @@ import { renderPage } from "../layout.tsx";
 import { renderMarkdown } from "../markdown.ts";
 import { type Page, registerPage } from "../page.ts";
 import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
+import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
 import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
@@ -117,6 +117,7 @@ function PaperView({
         <p class="ai-notice" id="ai-notice">
           {r.aiNotice(version.ai_model)}
         </p>
+        <ReportLink p={p} type="paper" id={paper.id} />
         {isCurrent ? null : (
           <p class="warning" id="older-version">
             {r.older} <a href={p.href(`/papers/${paper.id}`)}>{r.readCurrent}</a>

@@ -1,8 +1,7 @@
 /** @module Agent keys end to end: lifecycle, storage as hashes, nothing secret in logs. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentForOwner } from "../../../../services/agents/create.ts";
+import { createAgent } from "../../../../services/agents/create.ts";
 import { listOwnerAgents } from "../../../../services/agents/list.ts";
-import { mintAgentKey } from "../../../../services/agents/mint-key.ts";
 import { revokeAgentKey } from "../../../../services/agents/revoke-key.ts";
 import { rotateAgentKey } from "../../../../services/agents/rotate-key.ts";
 import type { AgentIdentity } from "../../../../services/agents/schemas.ts";
@@ -32,9 +31,9 @@ async function ownerContext(): Promise<ServiceContext> {
 }
 
 describe("the key lifecycle", () => {
-  it("mint → use → last use written after the flush → rotate → old key 401 → revoke → 401", async () => {
+  it("create → use → last use written after the flush → rotate → old key 401 → revoke → 401 → rotate from none", async () => {
     const owner = await ownerContext();
-    const created = await createAgentForOwner(owner, { name: "lifecycle", model: "m-1" });
+    const created = await createAgent(owner, { name: "lifecycle", model: "m-1" });
     const first = created.key;
     expect((await listOwnerAgents(owner)).agents[0]?.key?.last_used_at).toBeNull();
 
@@ -79,7 +78,8 @@ describe("the key lifecycle", () => {
     expect((await me(rotated.key)).status).toBe(401);
     expect((await listOwnerAgents(owner)).agents[0]?.key).toBeNull();
 
-    const again = await mintAgentKey(owner, { agentId: created.id });
+    const again = await rotateAgentKey(owner, { agentId: created.id });
+    expect(again.revoked_hint).toBeNull();
     expect((await me(again.key)).status).toBe(200);
     expect((await me(first)).status).toBe(401);
     expect((await me(rotated.key)).status).toBe(401);
@@ -87,7 +87,7 @@ describe("the key lifecycle", () => {
 
   it("stores keys only as SHA-256 hashes with a short hint", async () => {
     const owner = await ownerContext();
-    const created = await createAgentForOwner(owner, { name: "stored", model: "m" });
+    const created = await createAgent(owner, { name: "stored", model: "m" });
     const rows = await keyRows(t.ctx, created.id);
     expect(rows).toHaveLength(1);
     const stored = JSON.stringify(rows);
@@ -101,7 +101,7 @@ describe("the key lifecycle", () => {
 describe("secrets in logs", () => {
   it("writes no key, whole or in part, through a whole lifecycle and its failures", async () => {
     const owner = await ownerContext();
-    const created = await createAgentForOwner(owner, { name: "quiet", model: "m" });
+    const created = await createAgent(owner, { name: "quiet", model: "m" });
     const rotated = await rotateAgentKey(owner, { agentId: created.id });
     const { paper_id } = await publishPaper(t.ctx);
     const keys = [created.key, rotated.key];

@@ -2,8 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { getAgentIdentity } from "../../../../services/agents/me.ts";
-import { AgentIdentitySchema } from "../../../../services/agents/schemas.ts";
+import { AgentIdentitySchema, getAgentIdentity } from "../../../../services/agents/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { bearerSecurity, problemResponses } from "../common.ts";
 

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import {
   IDEMPOTENCY_KEY_MAX_CHARS,
   idempotencyKeyProblem,
-} from "../../../../services/contributions/idempotency.ts";
+} from "../../../../services/contributions/index.ts";
 import type { FieldIssue } from "../../../../services/errors.ts";
 import { issuesFromZod } from "../../../../services/validation.ts";
 import type { AppEnv } from "../../../env.ts";

@@ -2,8 +2,11 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { createComment } from "../../../../services/contributions/create-comment.ts";
-import { CommentInputSchema, CommentSchema } from "../../../../services/contributions/schemas.ts";
+import {
+  CommentInputSchema,
+  CommentSchema,
+  createComment,
+} from "../../../../services/contributions/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { requireAgent } from "../../../middleware/agent-auth.ts";
 import { bearerSecurity, PaperIdParamSchema, problemResponses } from "../common.ts";

@@ -2,8 +2,11 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { createReview } from "../../../../services/contributions/create-review.ts";
-import { ReviewInputSchema, ReviewSchema } from "../../../../services/contributions/schemas.ts";
+import {
+  createReview,
+  ReviewInputSchema,
+  ReviewSchema,
+} from "../../../../services/contributions/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { requireAgent } from "../../../middleware/agent-auth.ts";
 import { bearerSecurity, PaperIdParamSchema, problemResponses } from "../common.ts";

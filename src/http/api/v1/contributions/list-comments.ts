@@ -2,8 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { listComments } from "../../../../services/contributions/list-comments.ts";
-import { CommentListSchema } from "../../../../services/contributions/schemas.ts";
+import { CommentListSchema, listComments } from "../../../../services/contributions/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PageQuerySchema, PaperIdParamSchema, problemResponses } from "../common.ts";
 

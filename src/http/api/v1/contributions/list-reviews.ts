@@ -2,8 +2,11 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { listReviews, REVIEW_KINDS } from "../../../../services/contributions/list-reviews.ts";
-import { ReviewListSchema } from "../../../../services/contributions/schemas.ts";
+import {
+  listReviews,
+  REVIEW_KINDS,
+  ReviewListSchema,
+} from "../../../../services/contributions/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PageQuerySchema, PaperIdParamSchema, problemResponses } from "../common.ts";
 

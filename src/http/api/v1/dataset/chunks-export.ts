@@ -1,7 +1,7 @@
 /** @module GET /api/v1/dataset/chunks.jsonl */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ChunkExportRecordSchema } from "../../../../services/dataset/schemas.ts";
+import { ChunkExportRecordSchema } from "../../../../services/dataset/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { registerExportRoute } from "./export-route.ts";
 

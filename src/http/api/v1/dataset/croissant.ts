@@ -2,7 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { CROISSANT_MEDIA_TYPE, getCroissant } from "../../../../services/dataset/croissant.ts";
+import { CROISSANT_MEDIA_TYPE, getCroissant } from "../../../../services/dataset/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { problemResponses } from "../common.ts";
 

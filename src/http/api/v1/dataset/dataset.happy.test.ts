@@ -1,14 +1,11 @@
 /** @module GET /api/v1/dataset/{croissant,papers.jsonl,chunks.jsonl}: what a consumer gets. */
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status).
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status).
-import { papers } from "../../../../db/schema/index.ts";
-import { validateCroissant } from "../../../../services/dataset/croissant-validator.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "../../../../services/dataset/schemas.ts";
+import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
+import { validateCroissant } from "../../../../testing/croissant-validator.ts";
 import { makeOwner, publishPaper } from "../../../../testing/factories.ts";
 
 let t: TestApp;
@@ -143,8 +140,8 @@ describe("GET /api/v1/dataset/papers.jsonl and chunks.jsonl", () => {
       (await publishPaper(t.ctx)).paper_id,
       (await publishPaper(t.ctx)).paper_id,
     ];
-    await t.database.db.update(papers).set({ status: "withdrawn" }).where(eq(papers.id, withdrawn));
-    await t.database.db.update(papers).set({ status: "removed" }).where(eq(papers.id, removed));
+    await setPaperStatus(t.ctx, withdrawn, "withdrawn");
+    await setPaperStatus(t.ctx, removed, "removed");
     const paperLines = parseLines<PaperExportRecord>(
       (await download("/api/v1/dataset/papers.jsonl")).bytes,
     );

@@ -2,9 +2,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { arxivPapers, bulkLoadPapers } from "../../../../services/dataset/bulk-load.ts";
-import { validateCroissant } from "../../../../services/dataset/croissant-validator.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "../../../../services/dataset/schemas.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
+import { validateCroissant } from "../../../../testing/croissant-validator.ts";
 
 const ARXIV = new URL("../../../../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const COUNT = 5_000;

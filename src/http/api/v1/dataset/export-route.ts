@@ -7,8 +7,8 @@ import {
   EXPORT_MEDIA_TYPE,
   type ExportKind,
   exportPath,
-} from "../../../../services/dataset/export.ts";
-import { openExport } from "../../../../services/dataset/snapshot.ts";
+  openExport,
+} from "../../../../services/dataset/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { problem } from "../../../problem.ts";
 import { ProblemSchema, problemResponses } from "../common.ts";

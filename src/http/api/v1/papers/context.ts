@@ -2,8 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { getContext } from "../../../../services/papers/context.ts";
-import { PaperContextSchema } from "../../../../services/papers/schemas.ts";
+import { getPaperSpans, PaperSpansSchema } from "../../../../services/papers/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PaperIdParamSchema, problemResponses } from "../common.ts";
 
@@ -20,7 +19,7 @@ const route = createRoute({
   responses: {
     200: {
       description: "Ordered chunks.",
-      content: { "application/json": { schema: PaperContextSchema } },
+      content: { "application/json": { schema: PaperSpansSchema } },
     },
     ...problemResponses(404, 429),
   },
@@ -28,6 +27,6 @@ const route = createRoute({
 
 export function registerV1GetPaperContext(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) =>
-    c.json(await getContext(c.get("ctx"), c.req.valid("param")), 200),
+    c.json(await getPaperSpans(c.get("ctx"), c.req.valid("param")), 200),
   );
 }

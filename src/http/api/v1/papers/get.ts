@@ -3,10 +3,15 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
 import { parsePaperRef } from "../../../../services/ids.ts";
-import { toBibtex, toCslJson, toRis } from "../../../../services/papers/citations.ts";
-import { getPaper } from "../../../../services/papers/get.ts";
-import { paperLinks, toScholarlyArticle } from "../../../../services/papers/jsonld.ts";
-import { PaperDetailSchema } from "../../../../services/papers/schemas.ts";
+import {
+  getPaper,
+  PaperDetailSchema,
+  paperLinks,
+  toBibtex,
+  toCslJson,
+  toRis,
+  toScholarlyArticle,
+} from "../../../../services/papers/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PaperIdParamSchema, problemResponses } from "../common.ts";
 

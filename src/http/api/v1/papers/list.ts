@@ -2,8 +2,7 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { listPapers } from "../../../../services/papers/list.ts";
-import { PaperListSchema } from "../../../../services/papers/schemas.ts";
+import { listPapers, PaperListSchema } from "../../../../services/papers/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { PageQuerySchema, problemResponses } from "../common.ts";
 

@@ -1,11 +1,8 @@
 /** @module Every way a v1 request can fail, and the one problem+json shape it fails with. */
 
-// biome-ignore lint/style/noRestrictedImports: tests set paper status, which no service writes yet.
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../../../app.ts";
-// biome-ignore lint/style/noRestrictedImports: tests set paper status, which no service writes yet.
-import { papers } from "../../../../db/schema/index.ts";
+import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../../../testing/factories.ts";
 import type { Problem } from "../../../problem.ts";
@@ -146,7 +143,7 @@ describe("papers that are not there", () => {
     async (status) => {
       const { paper_id } = await publishPaper(t.ctx);
       for (const path of routes(paper_id)) expect((await t.app.request(path)).status).toBe(200);
-      await t.database.db.update(papers).set({ status }).where(eq(papers.id, paper_id));
+      await setPaperStatus(t.ctx, paper_id, status);
       const unknown = await problemAt(`/api/v1/papers/2611.99999`, 404);
       for (const path of [...routes(paper_id), ...routes(`${paper_id}v1`)]) {
         const problem = await problemAt(path, 404);

@@ -1,18 +1,19 @@
 /** @module GET /api/v1/papers, /papers/{id}, /papers/{id}/context and /openapi.json: what a reader gets. */
 
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status, reviews).
+// biome-ignore lint/style/noRestrictedImports: the test reads the listing order from the table and seeds fixed-score reviews.
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// biome-ignore lint/style/noRestrictedImports: tests set rows the services cannot write yet (status, reviews).
+// biome-ignore lint/style/noRestrictedImports: the test reads the listing order from the table and seeds fixed-score reviews.
 import { papers, reviews } from "../../../../db/schema/index.ts";
 import { newId } from "../../../../services/ids.ts";
 import { publishVersion } from "../../../../services/papers/publish.ts";
 import type {
-  PaperContext,
   PaperDetail,
   PaperList,
   PaperListItem,
+  PaperSpans,
 } from "../../../../services/papers/schemas.ts";
+import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { fixedClock, operator } from "../../../../testing/db.ts";
 import { makeAgent, makeOwner, paperInput, publishPaper } from "../../../../testing/factories.ts";
@@ -63,10 +64,6 @@ async function listItem(id: string): Promise<PaperListItem> {
   const item = items.find((p) => p.id === id);
   expect(item, `${id} is not in the list`).toBeDefined();
   return item as PaperListItem;
-}
-
-async function setStatus(id: string, status: "withdrawn" | "removed") {
-  await t.database.db.update(papers).set({ status }).where(eq(papers.id, id));
 }
 
 /** Published ids straight from the database, in the documented order. */
@@ -207,8 +204,8 @@ describe("GET /api/v1/papers", () => {
     const kept = await publishPaper(t.ctx, at);
     const withdrawn = await publishPaper(t.ctx, at);
     const removed = await publishPaper(t.ctx, at);
-    await setStatus(withdrawn.paper_id, "withdrawn");
-    await setStatus(removed.paper_id, "removed");
+    await setPaperStatus(t.ctx, withdrawn.paper_id, "withdrawn");
+    await setPaperStatus(t.ctx, removed.paper_id, "removed");
 
     const { items } = await walk(100);
     const ids = items.map((p) => p.id);
@@ -431,7 +428,7 @@ describe("GET /api/v1/papers/{id}/context", () => {
 
   const order = { title: 0, abstract: 1, body: 2 } as const;
 
-  function checkChunks(context: PaperContext, version: PaperDetail["version"]) {
+  function checkChunks(context: PaperSpans, version: PaperDetail["version"]) {
     expect(context.chunks.map((c) => c.chunk_index)).toEqual(context.chunks.map((_, i) => i));
     const fields = context.chunks.map((c) => c.field);
     expect(fields).toEqual([...fields].sort((a, b) => order[a] - order[b]));
@@ -473,7 +470,7 @@ describe("GET /api/v1/papers/{id}/context", () => {
     const input = paperInput({ body, title: `  ${paperInput().title} 🎉  ` });
     const published = await publishPaper(t.ctx, input);
     const detail = await getJson<PaperDetail>(`/api/v1/papers/${published.paper_id}`);
-    const { body: context } = await getJson<PaperContext>(
+    const { body: context } = await getJson<PaperSpans>(
       `/api/v1/papers/${published.paper_id}/context`,
     );
 
@@ -497,12 +494,12 @@ describe("GET /api/v1/papers/{id}/context", () => {
       { ...paperInput(), paperId: first.paper_id },
     );
     const current = await getJson<PaperDetail>(`/api/v1/papers/${first.paper_id}`);
-    const context = await getJson<PaperContext>(`/api/v1/papers/${first.paper_id}/context`);
+    const context = await getJson<PaperSpans>(`/api/v1/papers/${first.paper_id}/context`);
     expect(context.body.version).toBe(2);
     checkChunks(context.body, current.body.version);
 
     const old = await getJson<PaperDetail>(`/api/v1/papers/${first.paper_id}v1`);
-    const oldContext = await getJson<PaperContext>(`/api/v1/papers/${first.paper_id}v1/context`);
+    const oldContext = await getJson<PaperSpans>(`/api/v1/papers/${first.paper_id}v1/context`);
     expect(oldContext.body).toMatchObject({ paper_id: first.paper_id, version: 1 });
     checkChunks(oldContext.body, old.body.version);
     expect(old.body.version.title).toBe(v1Input.title);

@@ -1,10 +1,10 @@
 /** @module validateCroissant against the reference validator's golden cases and examples. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CROISSANT_CONTEXT } from "./croissant.ts";
+import { CROISSANT_CONTEXT } from "../services/dataset/croissant.ts";
 import { validateCroissant } from "./croissant-validator.ts";
 
-const EXAMPLES = new URL("../../../../shared/data/croissant-examples/", import.meta.url);
+const EXAMPLES = new URL("../../../shared/data/croissant-examples/", import.meta.url);
 
 interface Case {
   name: string;

@@ -1,4 +1,4 @@
-/** @module A Croissant (0.8 to 1.1) validator in TypeScript, after the reference mlcroissant. */
+/** @module Test-only: a Croissant (0.8 to 1.1) validator after the reference mlcroissant. */
 import jsonld from "jsonld";
 
 /**

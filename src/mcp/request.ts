@@ -1,7 +1,7 @@
 /** @module What every tool handler gets from the HTTP request that carried it. */
 import type { ServiceContext } from "../services/context.ts";
 
-export interface McpRequestContext {
+export interface McpRequest {
   /** The request's service context, with the caller resolved from its agent key. */
   ctx: ServiceContext;
   /** The client address: per-IP rate-limit buckets are keyed by it, as for REST. */

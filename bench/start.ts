@@ -1,0 +1,115 @@
+/**
+ * @module Start-up benchmark: seconds from spawning `quire serve` (embedded engine, sample
+ * papers) to its first 200 on /api/v1/papers, for a first start (empty data directory:
+ * migrations and the samples) and warm starts (the same directory again), against a bare
+ * Node HTTP server spawned the same way in the same run.
+ *
+ *   npm run bench:start
+ *   npm run bench:start -- --smoke   # one start of each (CI)
+ *
+ * Environment (optional): BENCH_REPEATS warm starts and bare starts (default 5; smoke 1).
+ * Targets (issue 14): warm ≤ 1 s, first ≤ 5 s.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../src/testing/scratch.ts";
+import { figure, orSmoke, samples } from "./lib/smoke.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const REPEATS = Number(process.env.BENCH_REPEATS ?? orSmoke(5, 1));
+const BARE =
+  "require('node:http').createServer((q,s)=>{s.setHeader('content-type','application/json');s.end('{\"ok\":true}')}).listen(Number(process.env.PORT),'127.0.0.1')";
+
+/** Spawns `args` with PORT set, polls `path` until a 200, returns the seconds, stops it. */
+async function timeStart(
+  args: string[],
+  env: Record<string, string>,
+  path: string,
+): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  // The embedded engine on its own port, whatever the calling environment configures.
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    ...env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "silent",
+  };
+  for (const name of ["DATABASE_URL", "DATABASE_READ_URL", "REDIS_URL", "METRICS_PORT"]) {
+    delete childEnv[name];
+  }
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  let exited = false;
+  child.on("exit", () => {
+    exited = true;
+  });
+  try {
+    for (;;) {
+      if (exited) throw new Error(`${args.join(" ")} exited before answering: ${stderr}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        await res.arrayBuffer();
+        if (res.status === 200) return (performance.now() - started) / 1000;
+        throw new Error(`${path} answered ${res.status}`);
+      } catch (error) {
+        if (error instanceof Error && error.message.includes("answered")) throw error;
+      }
+      if (performance.now() - started > 120_000) throw new Error("no answer within 120 s");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    if (!exited) {
+      const gone = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await gone;
+    }
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "quire-bench-start-"));
+try {
+  const serve = ["bin/quire.js", "serve"];
+  const env = { DATA_DIR: join(dataDir, "data"), SEED_SAMPLES: "true" };
+  const bare: number[] = [];
+  const warm: number[] = [];
+  const first = await timeStart(serve, env, "/api/v1/papers");
+  for (let i = 0; i < REPEATS; i++) {
+    bare.push(await timeStart(["-e", BARE], {}, "/"));
+    warm.push(await timeStart(serve, env, "/api/v1/papers"));
+  }
+  samples("warm starts", warm.length);
+  const bareS = figure("bare start", median(bare));
+  const warmS = figure("warm start", median(warm));
+  const firstS = figure("first start", first);
+  console.log("embedded engine, sample papers; seconds from spawn to the first 200 (median)");
+  console.log("| start | seconds | vs bare Node | target |");
+  console.log("| --- | --- | --- | --- |");
+  console.log(`| bare Node HTTP server | ${bareS.toFixed(2)} | 1.0 | - |`);
+  console.log(
+    `| quire serve, first (empty directory) | ${firstS.toFixed(2)} | ${figure("first ratio", firstS / bareS).toFixed(1)} | ≤ 5 s: ${firstS <= 5 ? "met" : "NOT met"} |`,
+  );
+  console.log(
+    `| quire serve, warm | ${warmS.toFixed(2)} | ${figure("warm ratio", warmS / bareS).toFixed(1)} | ≤ 1 s: ${warmS <= 1 ? "met" : "NOT met"} |`,
+  );
+  console.log(`warm starts: ${warm.map((s) => s.toFixed(2)).join(", ")} s`);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}

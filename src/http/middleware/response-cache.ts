@@ -1,0 +1,90 @@
+/** @module Serves anonymous public GETs of the API from the response cache, and fills it. */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import type { CachedResponse, ResponseCache } from "../response-cache.ts";
+import {
+  bodyEtag,
+  keepEncodedBodies,
+  keepSerializedJson,
+  respondWithSerialized,
+  serializedBody,
+} from "../serialized.ts";
+
+/** Headers that describe the representation; everything else is per request or per hop. */
+const KEPT_HEADERS = [
+  "content-type",
+  "content-disposition",
+  "content-language",
+  "vary",
+  "link",
+  "last-modified",
+];
+/** Streamed exports are never kept (they are large and read once). */
+const STREAMED = /ndjson|jsonl/;
+
+/**
+ * Sits after the rate limiter (a hit still draws on the caller's quota) and inside the
+ * validators and compression (a hit gets its ETag, 304 and encoding as a miss does, from the
+ * stored string and the stored compressed bytes). The key is method, path, query and
+ * `Accept` (the `format` parameter is in the query, the encoding is chosen per entry).
+ *
+ * A request that could be anyone's but anonymous — any `Authorization` (agent key, OAuth
+ * token) or any `Cookie` (an owner session), valid or not — neither reads nor fills an
+ * entry: its body may depend on who asks.
+ */
+export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (
+      !cache ||
+      c.req.method !== "GET" ||
+      c.req.header("authorization") !== undefined ||
+      c.req.header("cookie") !== undefined ||
+      c.get("ctx")?.caller.kind !== "anonymous"
+    ) {
+      return next();
+    }
+    const url = c.req.url;
+    const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}\n${c.req.header("accept") ?? ""}`;
+    const hit = cache.get(key);
+    if (hit) return answer(c, cache, hit);
+    const generation = cache.generation;
+    keepSerializedJson(c);
+    await next();
+    const res = c.res;
+    const type = res.headers.get("content-type") ?? "";
+    if (res.status !== 200 || !res.body || STREAMED.test(type) || res.headers.has("set-cookie")) {
+      return;
+    }
+    let body: string | Uint8Array | undefined = serializedBody(c);
+    if (body === undefined) {
+      body = new Uint8Array(await res.clone().arrayBuffer());
+    }
+    const headers: [string, string][] = [];
+    for (const name of KEPT_HEADERS) {
+      const value = res.headers.get(name);
+      if (value !== null) headers.push([name, value]);
+    }
+    const etag = res.headers.get("etag") ?? bodyEtag(body);
+    const entry = cache.set(key, generation, { body, headers, etag });
+    if (!entry) return;
+    if (etag) res.headers.set("etag", etag);
+    keepEncodedBodies(c, encodedStore(cache, entry));
+  };
+}
+
+function answer(c: Context<AppEnv>, cache: ResponseCache, entry: CachedResponse) {
+  const response =
+    typeof entry.body === "string"
+      ? respondWithSerialized(c, entry.body, entry.headers)
+      : c.body(entry.body.slice(), 200, Object.fromEntries(entry.headers));
+  if (entry.etag) response.headers.set("etag", entry.etag);
+  keepEncodedBodies(c, encodedStore(cache, entry));
+  return response;
+}
+
+function encodedStore(cache: ResponseCache, entry: CachedResponse) {
+  return {
+    get: (encoding: "br" | "gzip") => entry.encoded.get(encoding),
+    set: (encoding: "br" | "gzip", body: Uint8Array) => cache.setEncoded(entry, encoding, body),
+  };
+}

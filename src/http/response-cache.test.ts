@@ -1,0 +1,64 @@
+/** @module The response cache's bookkeeping: the byte bound, LRU order, generations, TTL. */
+import { describe, expect, it } from "vitest";
+import { ResponseCache } from "./response-cache.ts";
+
+const body = (n: number) => "x".repeat(n);
+const entry = (n: number) => ({ body: body(n), headers: [] as [string, string][], etag: null });
+
+describe("ResponseCache", () => {
+  it("keeps its bytes within the bound under a long mixed load, evicting the least recently used", () => {
+    const cache = new ResponseCache({ maxBytes: 64 * 1024 });
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = `k${Math.floor(random() * 400)}`;
+      const hit = cache.get(key);
+      if (hit) {
+        if (random() < 0.3)
+          cache.setEncoded(hit, random() < 0.5 ? "br" : "gzip", new Uint8Array(900));
+      } else {
+        cache.set(key, cache.generation, entry(Math.floor(random() * 6000)));
+      }
+      if (i % 5000 === 4999) cache.invalidate();
+      expect(cache.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+    }
+    expect(cache.stats().hits).toBeGreaterThan(0);
+    const lru = new ResponseCache({ maxBytes: 8 * 1024 * 8 });
+    lru.set("a", 0, entry(7000));
+    lru.set("b", 0, entry(7000));
+    expect(lru.get("a")).toBeDefined(); // a is now the most recently used
+    for (let i = 0; i < 8; i++) lru.set(`c${i}`, 0, entry(7000));
+    expect(lru.get("b")).toBeUndefined();
+    expect(lru.stats().bytes).toBeLessThanOrEqual(8 * 1024 * 8);
+  });
+
+  it("never keeps a response read before an invalidation, nor one over an eighth of the bound", () => {
+    const cache = new ResponseCache({ maxBytes: 80_000 });
+    const started = cache.generation;
+    cache.invalidate();
+    expect(cache.set("late", started, entry(10))).toBeUndefined();
+    expect(cache.set("big", cache.generation, entry(20_000))).toBeUndefined();
+    expect(cache.set("ok", cache.generation, entry(10))).toBeDefined();
+    expect(cache.stats().entries).toBe(1);
+  });
+
+  it("serves nothing past its TTL, and nothing while suspended; resumes empty", () => {
+    let now = 0;
+    const cache = new ResponseCache({ maxBytes: 80_000, ttlMs: 1_000, now: () => now });
+    cache.set("a", cache.generation, entry(10));
+    now = 999;
+    expect(cache.get("a")?.body).toBe(body(10));
+    now = 1_000;
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("b", cache.generation, entry(10));
+    cache.suspend();
+    expect(cache.set("c", cache.generation, entry(10))).toBeUndefined();
+    expect(cache.get("b")).toBeUndefined();
+    cache.resume();
+    expect(cache.stats().entries).toBe(0);
+    expect(cache.set("c", cache.generation, entry(10))).toBeDefined();
+  });
+});

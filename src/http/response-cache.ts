@@ -1,0 +1,167 @@
+/**
+ * @module The response cache of anonymous public reads: serialized bodies and their ETags
+ * (and, as asked for, their br/gzip bytes), LRU-bounded in bytes, dropped whole on every
+ * archive change any instance commits (docs/adr/0025).
+ */
+
+export type Encoding = "br" | "gzip";
+
+export interface CachedResponse {
+  key: string;
+  body: string | Uint8Array;
+  /** Headers the handler set that describe the representation (content-type, vary, …). */
+  headers: [string, string][];
+  /** The strong ETag of `body` (as publicCache would compute it), or null for none. */
+  etag: string | null;
+  /** Compressed bodies, filled the first time a client asks for each encoding. */
+  encoded: Map<Encoding, Uint8Array>;
+  bytes: number;
+  expires: number;
+}
+
+export interface ResponseCacheOptions {
+  /** Bound on the bytes of every body kept, compressed ones included. */
+  maxBytes: number;
+  /** Safety net: an entry older than this is not served (a missed notification ages out). */
+  ttlMs?: number;
+  /** Milliseconds since some epoch; tests may move it. */
+  now?: () => number;
+}
+
+export interface ResponseCacheStats {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+  hits: number;
+  misses: number;
+  invalidations: number;
+}
+
+/** Bodies over this share of the bound are never kept, so one response cannot empty it. */
+const MAX_ENTRY_SHARE = 8;
+/** Bookkeeping per entry (key, headers, map slots), counted against the bound too. */
+const ENTRY_OVERHEAD = 512;
+
+/**
+ * A Map kept in use order (a hit moves its entry to the end), so eviction drops the least
+ * recently used first. Every fill names the generation it started in: a response read
+ * before an invalidation is never stored after it (it may hold what the change replaced).
+ */
+export class ResponseCache {
+  readonly maxBytes: number;
+  readonly ttlMs: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, CachedResponse>();
+  #bytes = 0;
+  #generation = 0;
+  #suspended = false;
+  #hits = 0;
+  #misses = 0;
+  #invalidations = 0;
+
+  constructor(options: ResponseCacheOptions) {
+    this.maxBytes = options.maxBytes;
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Changes with every invalidation; a fill must present the one its read started in. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get(key: string): CachedResponse | undefined {
+    const entry = this.#suspended ? undefined : this.#entries.get(key);
+    if (!entry || entry.expires <= this.#now()) {
+      if (entry) this.#delete(key, entry);
+      this.#misses++;
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#hits++;
+    return entry;
+  }
+
+  /** Keeps a response read in `generation`, unless the archive changed since or it is too big. */
+  set(
+    key: string,
+    generation: number,
+    response: Pick<CachedResponse, "body" | "headers" | "etag">,
+  ): CachedResponse | undefined {
+    if (this.#suspended || generation !== this.#generation) return undefined;
+    const bytes = byteLength(response.body) + ENTRY_OVERHEAD;
+    if (bytes > this.maxBytes / MAX_ENTRY_SHARE) return undefined;
+    const old = this.#entries.get(key);
+    if (old) this.#delete(key, old);
+    const entry: CachedResponse = {
+      ...response,
+      key,
+      encoded: new Map(),
+      bytes,
+      expires: this.#now() + this.ttlMs,
+    };
+    this.#entries.set(key, entry);
+    this.#bytes += bytes;
+    this.#evict();
+    return entry;
+  }
+
+  /** Adds an entry's compressed body, when the entry is still kept and the bound allows. */
+  setEncoded(entry: CachedResponse, encoding: Encoding, body: Uint8Array): void {
+    if (entry.encoded.has(encoding) || this.#entries.get(entry.key) !== entry) return;
+    entry.encoded.set(encoding, body);
+    entry.bytes += body.byteLength;
+    this.#bytes += body.byteLength;
+    this.#evict();
+  }
+
+  /** Drops every entry: the archive changed (or may have, unseen). */
+  invalidate(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+    this.#generation++;
+    this.#invalidations++;
+  }
+
+  /**
+   * While changes cannot be heard (the notification connection is down), nothing is served
+   * or kept; `resume` starts again from empty, since changes may have been missed meanwhile.
+   */
+  suspend(): void {
+    this.#suspended = true;
+    this.invalidate();
+  }
+
+  resume(): void {
+    this.invalidate();
+    this.#suspended = false;
+  }
+
+  stats(): ResponseCacheStats {
+    return {
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+      maxBytes: this.maxBytes,
+      hits: this.#hits,
+      misses: this.#misses,
+      invalidations: this.#invalidations,
+    };
+  }
+
+  #delete(key: string, entry: CachedResponse): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
+  #evict(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) return;
+      this.#delete(key, entry);
+    }
+  }
+}
+
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+}

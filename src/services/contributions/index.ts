@@ -1,0 +1,20 @@
+/** @module The contributions domain's public surface: what the front ends call. */
+export { createComment } from "./create-comment.ts";
+export { createHumanReview } from "./create-human-review.ts";
+export { createReview } from "./create-review.ts";
+export { IDEMPOTENCY_KEY_MAX_CHARS, idempotencyKeyProblem } from "./idempotency.ts";
+export { listComments } from "./list-comments.ts";
+export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
+export {
+  type Comment,
+  CommentInputSchema,
+  type CommentList,
+  CommentListSchema,
+  CommentSchema,
+  type Review,
+  ReviewInputSchema,
+  type ReviewList,
+  ReviewListSchema,
+  ReviewSchema,
+} from "./schemas.ts";
+export type { ScoreMeans } from "./summary.ts";
