@@ -111,6 +111,16 @@ describe("hits", () => {
 });
 
 describe("identified requests", () => {
+  /**
+   * What reading and filling change. Invalidations are left out: a change the publish set
+   * off after it returned may still be announced under load (seen once in CI), and an
+   * invalidation says nothing about what an identified request read or stored.
+   */
+  const usage = () => {
+    const { entries, bytes, hits, misses } = cache.stats();
+    return { entries, bytes, hits, misses };
+  };
+
   it("never read nor fill an anonymous entry (agent key, bearer token, session cookie)", async () => {
     const { paper_id } = await publishPaper(t.ctx);
     await settle();
@@ -120,14 +130,22 @@ describe("identified requests", () => {
       { authorization: "Bearer not-a-key" },
       { cookie: "quire_session=whatever" },
     ]) {
-      const before = cache.stats();
+      const before = usage();
       expect((await get(path, headers)).status).toBe(200);
-      expect(cache.stats()).toEqual(before);
+      expect(usage()).toEqual(before);
     }
     await get(path); // fills
-    const filled = cache.stats();
+    const filled = usage();
+    expect(filled.entries).toBeGreaterThan(0);
     expect((await get(path, agent.auth)).status).toBe(200);
-    expect(cache.stats()).toEqual(filled);
+    // A late invalidation may empty the cache meanwhile; the request itself neither hit,
+    // missed nor stored.
+    const after = usage();
+    expect({ hits: after.hits, misses: after.misses }).toEqual({
+      hits: filled.hits,
+      misses: filled.misses,
+    });
+    expect(after.entries).toBeLessThanOrEqual(filled.entries);
   });
 });
 
