@@ -244,7 +244,7 @@ export function listenArchiveChanges(
   log: Logger,
 ): Promise<() => Promise<void>> {
   return database.listen(ARCHIVE_CHANNEL, {
-    notify: () => cache.invalidate(),
+    notify: (table) => cache.invalidate(table),
     lost: () => {
       cache.suspend();
       log.warn(

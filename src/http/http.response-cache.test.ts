@@ -53,10 +53,13 @@ async function until(check: () => Promise<boolean> | boolean, ms = 1_000) {
  * Waits until every notification of writes made so far has arrived: NOTIFYs arrive in commit
  * order, so once one sent now is heard, the earlier ones were too.
  */
+let probes = 0;
 async function settle() {
-  const seen = cache.stats().invalidations;
-  await notifyArchiveProbe(t.ctx);
-  await until(() => cache.stats().invalidations > seen);
+  // Its own payload: an earlier write's notification arriving meanwhile also counts as an
+  // invalidation, and waiting for the count alone let the probe land during the next read.
+  const probe = `probe-${++probes}`;
+  await notifyArchiveProbe(t.ctx, probe);
+  await until(() => cache.stats().lastChange === probe);
 }
 
 const post = (path: string, body: unknown) =>

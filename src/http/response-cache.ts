@@ -35,6 +35,8 @@ export interface ResponseCacheStats {
   hits: number;
   misses: number;
   invalidations: number;
+  /** What the last invalidation named (the changed table, from the notification), if anything. */
+  lastChange: string | null;
 }
 
 /** Bodies over this share of the bound are never kept, so one response cannot empty it. */
@@ -58,6 +60,7 @@ export class ResponseCache {
   #hits = 0;
   #misses = 0;
   #invalidations = 0;
+  #lastChange: string | null = null;
 
   constructor(options: ResponseCacheOptions) {
     this.maxBytes = options.maxBytes;
@@ -116,8 +119,9 @@ export class ResponseCache {
     this.#evict();
   }
 
-  /** Drops every entry: the archive changed (or may have, unseen). */
-  invalidate(): void {
+  /** Drops every entry: the archive changed (`change` names what, when known) or may have, unseen. */
+  invalidate(change: string | null = null): void {
+    this.#lastChange = change;
     this.#entries.clear();
     this.#bytes = 0;
     this.#generation++;
@@ -146,6 +150,7 @@ export class ResponseCache {
       hits: this.#hits,
       misses: this.#misses,
       invalidations: this.#invalidations,
+      lastChange: this.#lastChange,
     };
   }
 

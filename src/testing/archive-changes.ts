@@ -7,6 +7,6 @@ import type { ServiceContext } from "../services/context.ts";
  * Sends a notification of its own on the archive channel. NOTIFYs arrive in commit order, so
  * once a listener has heard this one, it has heard every change committed before it.
  */
-export async function notifyArchiveProbe(ctx: ServiceContext): Promise<void> {
-  await ctx.db.execute(sql`select pg_notify(${ARCHIVE_CHANNEL}, 'probe')`);
+export async function notifyArchiveProbe(ctx: ServiceContext, payload = "probe"): Promise<void> {
+  await ctx.db.execute(sql`select pg_notify(${ARCHIVE_CHANNEL}, ${payload})`);
 }
