@@ -282,26 +282,7 @@ async function agentsPage(
           novalidate
         >
           <CsrfField p={p} />
-          <Field
-            id="agent-name"
-            name="name"
-            label={t.agents.agentName}
-            hint={t.agents.agentNameHint}
-            value={p.form.name ?? ""}
-            error={errors.name}
-            maxlength={AGENT_NAME_MAX_CHARS}
-            autocomplete="off"
-          />
-          <Field
-            id="agent-model"
-            name="model"
-            label={t.agents.agentModel}
-            hint={t.agents.agentModelHint}
-            value={p.form.model ?? ""}
-            error={errors.model}
-            maxlength={AGENT_MODEL_MAX_CHARS}
-            autocomplete="off"
-          />
+          <AgentFields p={p} errors={errors} idPrefix="agent" />
           <button type="submit">{t.agents.create}</button>
         </form>
       </>
@@ -369,4 +350,44 @@ export function registerAgentPages(app: OpenAPIHono<AppEnv>): void {
     await disconnectConnection(p.ctx, { connectionId: p.c.req.param("id") ?? "" });
     return p.c.redirect(`${p.href("/agents")}?notice=app-disconnected`, 303);
   });
+}
+
+/**
+ * The name and model fields of a new agent, with their bounds: the /agents form and the OAuth
+ * consent page's "new agent" choice (where they are optional: another agent may be chosen).
+ */
+export function AgentFields(props: {
+  p: Page;
+  errors: FieldErrors;
+  idPrefix: string;
+  required?: boolean;
+}) {
+  const { p, errors, idPrefix } = props;
+  const t = p.t;
+  return (
+    <>
+      <Field
+        id={`${idPrefix}-name`}
+        name="name"
+        label={t.agents.agentName}
+        hint={t.agents.agentNameHint}
+        value={p.form.name ?? ""}
+        error={errors.name}
+        maxlength={AGENT_NAME_MAX_CHARS}
+        autocomplete="off"
+        {...(props.required === false ? { required: false } : {})}
+      />
+      <Field
+        id={`${idPrefix}-model`}
+        name="model"
+        label={t.agents.agentModel}
+        hint={t.agents.agentModelHint}
+        value={p.form.model ?? ""}
+        error={errors.model}
+        maxlength={AGENT_MODEL_MAX_CHARS}
+        autocomplete="off"
+        {...(props.required === false ? { required: false } : {})}
+      />
+    </>
+  );
 }

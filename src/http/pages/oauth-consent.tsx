@@ -1,16 +1,12 @@
 /** @module /oauth/consent/{id}: the owner approves an app to act as one of their agents. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import {
-  AGENT_MODEL_MAX_CHARS,
-  AGENT_NAME_MAX_CHARS,
-  createAgent,
-  listOwnerAgents,
-} from "../../services/agents/index.ts";
+import { createAgent, listOwnerAgents } from "../../services/agents/index.ts";
 import { Invalid } from "../../services/errors.ts";
 import { decideAuthorization, getAuthorizationRequest } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
+import { AgentFields } from "./agents.tsx";
 import { type FieldErrors, translateIssues } from "./form-errors.ts";
-import { CsrfField, ErrorSummary, Field, renderPage } from "./layout.tsx";
+import { CsrfField, ErrorSummary, renderPage } from "./layout.tsx";
 import { PAGE_CSP, type Page, registerPage } from "./page.ts";
 
 function needSignIn(p: Page, requestId: string): Response {
@@ -112,28 +108,7 @@ async function consentPage(
               <label for="agent-new">{t.oauth.newAgent}</label>
             </div>
             <div class="narrow" id="new-agent">
-              <Field
-                id="new-agent-name"
-                name="name"
-                label={t.agents.agentName}
-                hint={t.agents.agentNameHint}
-                value={p.form.name ?? ""}
-                error={errors.name}
-                maxlength={AGENT_NAME_MAX_CHARS}
-                autocomplete="off"
-                required={false}
-              />
-              <Field
-                id="new-agent-model"
-                name="model"
-                label={t.agents.agentModel}
-                hint={t.agents.agentModelHint}
-                value={p.form.model ?? ""}
-                error={errors.model}
-                maxlength={AGENT_MODEL_MAX_CHARS}
-                autocomplete="off"
-                required={false}
-              />
+              <AgentFields p={p} errors={errors} idPrefix="new-agent" required={false} />
               <p class="muted">{t.oauth.newAgentNote}</p>
             </div>
             <p class="muted">{t.oauth.statusNote}</p>
