@@ -8,6 +8,7 @@ import {
   SEARCH_QUERY_CHARS,
   type SearchQueryReason,
   SearchQuerySchema,
+  type SearchResponse,
   type SearchResult,
   searchChunks,
 } from "../../services/search/index.ts";
@@ -19,12 +20,22 @@ import { snippetParts } from "./snippet.ts";
 
 /** Papers per page of the list: enough to scan, light enough for slow connections. */
 export const HOME_PAGE_SIZE = 20;
+/**
+ * Pages of search results the site offers ("more results"), each of SEARCH_LIMIT.max
+ * passages: 100 passages in all, past which a search is better reworded than paged.
+ */
+export const SEARCH_PAGES = 5;
 /** Characters of a matching passage shown in a result (the full span is on the paper). */
 const QUOTE_SHOWN = 320;
 
 interface SearchOutcome {
   query: string;
+  /** This page's passages, best first. */
   results: SearchResult[];
+  /** 1-based page of SEARCH_LIMIT.max passages. */
+  page: number;
+  /** Whether a next page may hold more passages. */
+  more: boolean;
   /** The dense channel failed and lexical results are shown instead. */
   lexicalOnly: boolean;
 }
@@ -71,9 +82,14 @@ async function homeState(p: Page): Promise<HomeState> {
       state.status = 400;
       state.message = reason === "long" ? r.queryLong : r.queryShort;
     } else {
+      const page = resultsPage(p.c.req.query("page"));
+      if (page === null) {
+        state.status = 400;
+        state.message = r.badPage(formatCount(p, SEARCH_PAGES));
+      }
       try {
         await enforceRateLimit(p.ctx, "search", p.c.get("clientIp"));
-        state.search = await runSearch(p, q);
+        state.search = await runSearch(p, q, page ?? 1);
         if (state.search.lexicalOnly) state.message = r.lexicalOnly;
         return state;
       } catch (error) {
@@ -101,21 +117,43 @@ async function homeState(p: Page): Promise<HomeState> {
   return state;
 }
 
+/** The `page` parameter: 1 when absent, null when it is not a page the site offers. */
+function resultsPage(raw: string | undefined): number | null {
+  if (raw === undefined || raw === "") return 1;
+  if (!/^[1-9][0-9]{0,2}$/.test(raw)) return null;
+  const page = Number(raw);
+  return page <= SEARCH_PAGES ? page : null;
+}
+
 /**
  * Hybrid search (BM25 and character grams, plus dense vectors when an embedding backend is
  * configured). If that backend is down (the API's 503), the same query runs lexically,
- * which needs no backend, and the page says the results match words only.
+ * which needs no backend, and the page says the results match words only. Page `n` asks
+ * the service for the best `n × SEARCH_LIMIT.max` passages (a deeper list of the same
+ * ranking: candidates and z-scores do not depend on the depth) and shows the last
+ * SEARCH_LIMIT.max of them, so paging never reorders what an earlier page showed.
  */
-async function runSearch(p: Page, q: string): Promise<SearchOutcome> {
+async function runSearch(p: Page, q: string, page: number): Promise<SearchOutcome> {
+  const depth = page * SEARCH_LIMIT.max;
+  const outcome = (found: SearchResponse, lexicalOnly: boolean): SearchOutcome => ({
+    query: found.query,
+    results: found.results.slice(depth - SEARCH_LIMIT.max),
+    page,
+    more: found.results.length >= depth && page < SEARCH_PAGES,
+    lexicalOnly,
+  });
   try {
-    const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max });
-    return { query: found.query, results: found.results, lexicalOnly: false };
+    return outcome(await searchChunks(p.ctx, { q, limit: depth }, { maxLimit: depth }), false);
   } catch (error) {
     if (!(error instanceof Unavailable)) throw error;
     p.ctx.logger.debug({ err: error }, "search backend unavailable; answering lexically");
   }
-  const found = await searchChunks(p.ctx, { q, limit: SEARCH_LIMIT.max, mode: "lexical" });
-  return { query: found.query, results: found.results, lexicalOnly: true };
+  const found = await searchChunks(
+    p.ctx,
+    { q, limit: depth, mode: "lexical" },
+    { maxLimit: depth },
+  );
+  return outcome(found, true);
 }
 
 function Home({ p, state }: { p: Page; state: HomeState }) {
@@ -175,10 +213,20 @@ function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
       <p>
         <a href={p.href("/")}>{r.newest}</a>
       </p>
+      {search.page > 1 && search.results.length > 0 ? (
+        <p class="muted" id="results-range">
+          {r.resultsRange(
+            formatCount(p, (search.page - 1) * SEARCH_LIMIT.max + 1),
+            formatCount(p, (search.page - 1) * SEARCH_LIMIT.max + search.results.length),
+          )}
+        </p>
+      ) : null}
       {search.results.length === 0 ? (
-        <p id="no-results">{r.noResults}</p>
+        <p id="no-results">{search.page > 1 ? r.noMoreResults : r.noResults}</p>
       ) : close.length === 0 ? (
-        <p id="no-close-matches">{r.noCloseMatches(search.query)}</p>
+        search.page === 1 ? (
+          <p id="no-close-matches">{r.noCloseMatches(search.query)}</p>
+        ) : null
       ) : (
         <>
           <p class="muted">{r.resultsCount(close.length, formatCount(p, close.length))}</p>
@@ -194,7 +242,36 @@ function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
           <ResultGroups p={p} results={weak} />
         </details>
       ) : null}
+      <ResultPager p={p} search={search} />
     </section>
+  );
+}
+
+/** Links to the first page of results and to the next one, when there is one. */
+function ResultPager({ p, search }: { p: Page; search: SearchOutcome }) {
+  const r = p.t.reading.home;
+  if (search.page === 1 && !search.more) return null;
+  const pageHref = (page: number) =>
+    `${p.href("/")}?q=${encodeURIComponent(search.query)}${page > 1 ? `&page=${page}` : ""}`;
+  return (
+    <nav aria-label={r.resultPages} class="pager">
+      <ul class="inline-list">
+        {search.page > 1 ? (
+          <li>
+            <a href={pageHref(1)} rel="first">
+              {r.firstResults}
+            </a>
+          </li>
+        ) : null}
+        {search.more ? (
+          <li>
+            <a href={pageHref(search.page + 1)} rel="next" id="more-results">
+              {r.moreResults}
+            </a>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
   );
 }
 

@@ -49,6 +49,13 @@ export const readingEn = {
     queryLong: "Your search is too long: use at most 1000 characters.",
     badCursor: "This page link is not valid. Start again from the newest papers.",
     badKeyword: "That keyword is too long to be one.",
+    resultPages: "More results",
+    moreResults: "More results",
+    firstResults: "First results",
+    resultsRange: (from: string, to: string) => `Passages ${from} to ${to}`,
+    noMoreResults: "There are no more results for this search.",
+    badPage: (max: string) =>
+      `This results page is not valid: pages go from 1 to ${max}. Showing the first results.`,
   },
   card: {
     model: "AI model",

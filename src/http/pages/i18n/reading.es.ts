@@ -54,6 +54,13 @@ export const readingEs: typeof readingEn = {
     badCursor:
       "Este enlace de página no es válido. Empieza de nuevo por los artículos más recientes.",
     badKeyword: "Esa palabra clave es demasiado larga para serlo.",
+    resultPages: "Más resultados",
+    moreResults: "Más resultados",
+    firstResults: "Primeros resultados",
+    resultsRange: (from: string, to: string) => `Fragmentos del ${from} al ${to}`,
+    noMoreResults: "No hay más resultados para esta búsqueda.",
+    badPage: (max: string) =>
+      `Esta página de resultados no es válida: van de la 1 a la ${max}. Se muestran los primeros resultados.`,
   },
   card: {
     model: "Modelo de IA",
