@@ -6,8 +6,10 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { originCheck } from "../mcp/http.ts";
+import { BUCKETS, createMemoryRateLimits } from "../services/ratelimit/limits.ts";
 import { agentIn, contributionRows } from "../testing/agents.ts";
 import { createTestApp, type TestApp } from "../testing/app.ts";
+import { RELAXED_LIMITS } from "../testing/db.ts";
 import { publishPaper } from "../testing/factories.ts";
 import { mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
 import { htmlLang, PageClient } from "../testing/page-client.ts";
@@ -97,6 +99,56 @@ describe("F1: an unreadable or oversized form body", () => {
       }
     },
   );
+});
+
+describe("the site's per-address form limit", () => {
+  it("takes 60 form posts a minute from one address, then a 429 page before the body is read", async () => {
+    const limited = await createTestApp({
+      services: {
+        rateLimits: createMemoryRateLimits({
+          overrides: { ...RELAXED_LIMITS, forms: BUCKETS.forms },
+        }),
+      },
+    });
+    try {
+      const client = new PageClient(limited);
+      const flood = {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data" },
+        body: "",
+      };
+      // F1's flood: malformed bodies on any form, each a 400 page, until the bucket is spent.
+      for (let i = 0; i < 60; i++) {
+        const res = await client.request(i % 2 ? "/sign-in" : "/es/agents", flood);
+        expect(res.status, `post ${i + 1}`).toBe(400);
+        expect(res.headers.get("ratelimit-policy")).toContain('"forms";q=60;w=60');
+      }
+      for (const [path, lang, text] of [
+        [
+          "/es/sign-in",
+          "es",
+          "Demasiadas peticiones (envíos de formularios desde tu dirección): el límite es 60 por minuto.",
+        ],
+        [
+          "/sign-up",
+          "en",
+          "Too many form submissions from your address: the limit is 60 per minute.",
+        ],
+      ] as const) {
+        const refused = await client.request(path, flood);
+        expect(refused.status).toBe(429);
+        expect(htmlLang(refused.html)).toBe(lang);
+        expect(refused.html).toContain(text);
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(refused.headers.get("ratelimit")).toContain('"forms";r=0');
+      }
+      // Reading the pages and the API costs nothing from this bucket.
+      expect((await client.get("/sign-in")).status).toBe(200);
+      expect((await limited.app.request("/api/v1/papers")).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 /** A request on `agent`, resolving with its status, Connection header and socket. */

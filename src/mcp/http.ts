@@ -8,7 +8,7 @@ import { authenticateAgent } from "../services/agents/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
 import { AGENT_SCOPE } from "../services/oauth/index.ts";
-import { enforceRateLimit } from "../services/ratelimit/index.ts";
+import { limitOperation } from "../services/ratelimit/index.ts";
 import { AGENT_TOOLS, buildMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
@@ -175,7 +175,7 @@ async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Prom
       // A refused key costs a read from the client's address, as a refused REST read does,
       // so guessing keys over /mcp is limited like guessing them over /api/v1/me.
       try {
-        await enforceRateLimit(ctx, "reads", c.get("clientIp"));
+        await limitOperation(ctx, "read", { ip: c.get("clientIp") });
       } catch (limited) {
         if (!(limited instanceof RateLimited)) throw limited;
         return rpcError(429, RPC.server, limited.message, {

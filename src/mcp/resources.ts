@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DomainError } from "../services/errors.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
-import { enforceRateLimit } from "../services/ratelimit/index.ts";
+import { limitOperation } from "../services/ratelimit/index.ts";
 import type { McpRequest } from "./request.ts";
 import { renderPaperMarkdown } from "./tools/papers.ts";
 
@@ -14,6 +14,8 @@ const RESOURCE_NOT_FOUND = -32002;
 /** Resource reads fail as JSON-RPC errors (the protocol has no isError for them). */
 async function asResourceError<T>(rc: McpRequest, body: () => Promise<T>): Promise<T> {
   try {
+    // Every resource is a read, and costs what its REST twin does (the rate-limit policy).
+    await limitOperation(rc.ctx, "read", { ip: rc.clientIp });
     return await body();
   } catch (error) {
     if (error instanceof DomainError) {
@@ -47,7 +49,6 @@ export function registerResources(server: McpServer, rc: McpRequest) {
     },
     async (uri, { id }) =>
       asResourceError(rc, async () => {
-        await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
         const spans = await getPaperSpans(rc.ctx, { id: one(id ?? "") });
         return {
           contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(spans) }],
@@ -60,7 +61,6 @@ export function registerResources(server: McpServer, rc: McpRequest) {
     new ResourceTemplate("quire://papers/{id}", {
       list: async () =>
         asResourceError(rc, async () => {
-          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           const { papers } = await listPapers(rc.ctx, { limit: 50 });
           return {
             resources: papers.map((p) => ({
@@ -82,7 +82,6 @@ export function registerResources(server: McpServer, rc: McpRequest) {
     },
     async (uri, { id }) =>
       asResourceError(rc, async () => {
-        await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
         const detail = await getPaper(rc.ctx, { id: one(id ?? "") });
         return {
           contents: [

@@ -1,6 +1,6 @@
 /** @module 429s: the contract's exact limits on both stores, and the same answer from services. */
 import { afterEach, describe, expect, it } from "vitest";
-import { enforceRateLimit } from "../../services/ratelimit/enforce.ts";
+import { limitOperation } from "../../services/ratelimit/index.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import {
   type Engine,
@@ -98,7 +98,7 @@ describe.each(["memory", "redis"] as const)("%s store", (engine) => {
     const t = await appOn(engine, { overrides: { writes: { points: 1000, windowSeconds: 60 } } });
     // What the contributions routes do: the service draws on the agent's bucket.
     t.app.post("/api/v1/test/comment", async (c) => {
-      await enforceRateLimit(c.get("ctx"), "comments", "agt_test");
+      await limitOperation(c.get("ctx"), "comment", { writer: "agt_test" });
       return c.json({ ok: true }, 201);
     });
     for (let i = 1; i <= 60; i++) {

@@ -4,7 +4,7 @@ import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { RELAXED_LIMITS } from "../../testing/db.ts";
 import { expectRateLimitFields, parseRateLimitField } from "../../testing/rate-limit.ts";
-import { bucketFor } from "./rate-limit.ts";
+import { operationFor } from "./rate-limit.ts";
 
 const READS = { limit: 120, windowSeconds: 60 };
 const SEARCH = { limit: 30, windowSeconds: 60 };
@@ -17,26 +17,28 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe("bucketFor", () => {
+describe("operationFor", () => {
   it.each([
-    ["GET", "/api/v1/papers", "reads"],
-    ["HEAD", "/api/v1/papers/2611.00001", "reads"],
-    ["GET", "/api/v1/papers/2611.00001/context", "reads"],
-    ["GET", "/api/v1/papers/2611.00001/comments", "reads"],
-    ["GET", "/api/v1/me", "reads"],
-    ["GET", "/api/v1/dataset/croissant", "reads"],
-    ["GET", "/api/v1/openapi.json", "reads"],
-    ["GET", "/api/v1/no-such-thing", "reads"],
+    ["GET", "/api/v1/papers", "read"],
+    ["HEAD", "/api/v1/papers/2611.00001", "read"],
+    ["GET", "/api/v1/papers/2611.00001/context", "read"],
+    ["GET", "/api/v1/papers/2611.00001/comments", "read"],
+    ["GET", "/api/v1/me", "read"],
+    ["GET", "/api/v1/dataset/croissant", "read"],
+    ["GET", "/api/v1/openapi.json", "read"],
+    ["GET", "/api/v1/no-such-thing", "read"],
     ["GET", "/api/v1/search/semantic", "search"],
-    ["POST", "/api/v1/papers/2611.00001/comments", "writes"],
-    ["POST", "/api/v1/papers/2611.00001/reviews", "writes"],
-    ["GET", "/llms.txt", "reads"],
-    ["GET", "/llms-full.txt", "reads"],
-    ["GET", "/feed.atom", "reads"],
-    ["GET", "/oai", "reads"],
-    ["POST", "/oai", "reads"],
-    ["GET", "/docs", "reads"],
-    ["GET", "/docs/problems", "reads"],
+    ["POST", "/api/v1/papers/2611.00001/comments", "comment"],
+    ["POST", "/api/v1/papers/2611.00001/reviews", "review"],
+    ["POST", "/api/v1/papers", "write"],
+    ["POST", "/sign-in", null],
+    ["GET", "/llms.txt", "read"],
+    ["GET", "/llms-full.txt", "read"],
+    ["GET", "/feed.atom", "read"],
+    ["GET", "/oai", "read"],
+    ["POST", "/oai", "read"],
+    ["GET", "/docs", "read"],
+    ["GET", "/docs/problems", "read"],
     ["OPTIONS", "/api/v1/papers", null],
     ["DELETE", "/api/v1/papers", null],
     ["GET", "/healthz", null],
@@ -44,8 +46,8 @@ describe("bucketFor", () => {
     ["GET", "/metrics", null],
     ["GET", "/", null],
     ["GET", "/api/v1x", null],
-  ])("%s %s → %s", (method, path, bucket) => {
-    expect(bucketFor(method, path)).toBe(bucket);
+  ])("%s %s → %s", (method, path, operation) => {
+    expect(operationFor(method, path)).toBe(operation);
   });
 });
 

@@ -1,8 +1,13 @@
 /** @module Per-IP rate limits on HTTP requests, and the RateLimit headers of every draw. */
 import type { Context, MiddlewareHandler } from "hono";
 import { RateLimited } from "../../services/errors.ts";
-import type { Bucket, RateLimitDecision, RateLimits } from "../../services/ratelimit/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import {
+  type Bucket,
+  limitOperation,
+  type Operation,
+  type RateLimitDecision,
+  type RateLimits,
+} from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problemFromDomainError } from "../problem.ts";
 import { rateLimitHeaders } from "../ratelimit-headers.ts";
@@ -13,36 +18,43 @@ const PUBLIC_READ_PATHS = new Set(["/llms.txt", "/llms-full.txt", "/feed.atom", 
 /** Operational probes are never limited: an orchestrator must always get its answer. */
 const UNLIMITED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
+/** An agent's writes under /api/v1: comments and reviews (their per-agent quotas follow). */
+const CONTRIBUTION = /^\/api\/v1\/papers\/[^/]+\/(comments|reviews)$/;
+
 /**
- * The per-IP bucket a request draws on, or null.
- * - `search`: GET /api/v1/search/semantic, and only `search`: the contract (docs/contract/) lists
- *   it as its own limit (30 a minute) beside reads (120), so a search does not also spend a
- *   read.
- * - `reads`: every other GET or HEAD under /api/v1 (including /api/v1/me and the
- *   OpenAPI document) and the public machine-readable paths (llms.txt, the Atom feed,
- *   OAI-PMH, whose POST form is a read too, and the API reference under /docs).
- * - `writes`: every POST under /api/v1. Comments and reviews also draw on their per-agent
- *   buckets, from the service layer, once the key is known.
- * Preflights (OPTIONS), probes and everything else are not limited.
+ * The operation of the rate-limit policy (`OPERATIONS` in services/ratelimit) a request is,
+ * or null; the policy says which buckets it costs. This is REST's routing knowledge only:
+ * - `search`: GET /api/v1/search/semantic.
+ * - `read`: every other GET or HEAD under /api/v1 (including /api/v1/me, the OpenAPI
+ *   document and unknown paths) and the public machine-readable paths (llms.txt, the Atom
+ *   feed, OAI-PMH, whose POST form is a read too, and the API reference under /docs).
+ * - `comment`, `review`: POST …/comments and …/reviews; `write`: any other POST under /api/v1.
+ * Preflights (OPTIONS), probes and everything else are not limited here.
  */
-export function bucketFor(method: string, path: string): Bucket | null {
+export function operationFor(method: string, path: string): Operation | null {
   if (method === "OPTIONS" || UNLIMITED_PATHS.has(path)) return null;
   const read = method === "GET" || method === "HEAD";
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
-    if (read) return path === "/api/v1/search/semantic" ? "search" : "reads";
-    return method === "POST" ? "writes" : null;
+    if (read) return path === "/api/v1/search/semantic" ? "search" : "read";
+    if (method !== "POST") return null;
+    const contribution = CONTRIBUTION.exec(path)?.[1];
+    return contribution === "comments"
+      ? "comment"
+      : contribution === "reviews"
+        ? "review"
+        : "write";
   }
   if (PUBLIC_READ_PATHS.has(path) || path.startsWith("/docs/")) {
-    if (read || (method === "POST" && path === "/oai")) return "reads";
+    if (read || (method === "POST" && path === "/oai")) return "read";
   }
   return null;
 }
 
 /**
- * Draws on the request's per-IP bucket (answering 429 problem+json with Retry-After when it
+ * Draws on the per-IP buckets of the request's operation (answering 429 problem+json with Retry-After when it
  * is spent) and writes `RateLimit-Policy` and `RateLimit` on the response for every bucket
  * the request drew on, 2xx and 429 alike. The request's context gets a recording view of the
- * store, so per-agent draws made by services (`enforceRateLimit(ctx, "comments", agentId)`)
+ * store, so per-agent draws made by services (`limitOperation(ctx, "comment", { writer })`)
  * land in the same headers, and their refusals, thrown as `RateLimited`, become the same
  * 429 through the app's error handler. `onRefused` hears of every refused draw (metrics).
  */
@@ -67,10 +79,10 @@ export function rateLimit(
     };
     c.set("ctx", { ...ctx, rateLimits: recording });
 
-    const bucket = bucketFor(c.req.method, c.req.path);
-    if (bucket) {
+    const operation = operationFor(c.req.method, c.req.path);
+    if (operation) {
       try {
-        await enforceRateLimit(c.get("ctx"), bucket, c.get("clientIp"));
+        await limitOperation(c.get("ctx"), operation, { ip: c.get("clientIp") });
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
         c.res = problemFromDomainError(c, error);

@@ -12,7 +12,7 @@ import express from "express";
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
 import { AGENT_SCOPE } from "../../services/oauth/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import { limitOperation } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 import { mcpResource } from "./protected-resource.ts";
@@ -99,7 +99,7 @@ export function registerAuthorizationServer(
       }
       const ctx = c.get("ctx");
       // Registration, authorization and token requests cost a read from the client's address.
-      await enforceRateLimit(ctx, "reads", c.get("clientIp"));
+      await limitOperation(ctx, "read", { ip: c.get("clientIp") });
       const { incoming, outgoing } = env;
       await new Promise<void>((resolve) => {
         outgoing.once("close", resolve);

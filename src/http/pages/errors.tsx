@@ -11,7 +11,7 @@ type Known = (typeof KNOWN)[number];
 export async function renderErrorPage(
   p: Page,
   status: number,
-  extra: { headers?: Record<string, string>; issues?: FieldIssue[] } = {},
+  extra: { headers?: Record<string, string>; issues?: FieldIssue[]; detail?: string } = {},
 ): Promise<Response> {
   const { t } = p;
   const fields = [...new Set((extra.issues ?? []).map((i) => i.name))];
@@ -28,7 +28,7 @@ export async function renderErrorPage(
     body: (
       <div class="narrow">
         <h1>{t.errorPage.title(status)}</h1>
-        <p id="error-message">{t.errorPage[known]}</p>
+        <p id="error-message">{extra.detail ?? t.errorPage[known]}</p>
         {fields.length > 0 ? (
           <p id="error-fields">
             {t.errorPage.fields}{" "}

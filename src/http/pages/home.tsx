@@ -2,7 +2,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Invalid, RateLimited, Unavailable } from "../../services/errors.ts";
 import { type BrowsePage, browsePapers } from "../../services/papers/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
+import { limitOperation } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -14,7 +14,7 @@ import {
 } from "../../services/search/index.ts";
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
-import { type Page, registerPage } from "./page.ts";
+import { type Page, refusalNotice, registerPage } from "./page.ts";
 import { AiLabel, formatCount, PaperCard } from "./reading-parts.tsx";
 import { snippetParts } from "./snippet.ts";
 
@@ -88,7 +88,7 @@ async function homeState(p: Page): Promise<HomeState> {
         state.message = r.badPage(formatCount(p, SEARCH_PAGES));
       }
       try {
-        await enforceRateLimit(p.ctx, "search", p.c.get("clientIp"));
+        await limitOperation(p.ctx, "search", { ip: p.c.get("clientIp") });
         state.search = await runSearch(p, q, page ?? 1);
         if (state.search.lexicalOnly) state.message = r.lexicalOnly;
         return state;
@@ -96,7 +96,7 @@ async function homeState(p: Page): Promise<HomeState> {
         if (!(error instanceof RateLimited)) throw error;
         state.status = 429;
         state.headers["retry-after"] = String(error.retryAfterSeconds);
-        state.message = r.tooManySearches(error.retryAfterSeconds);
+        state.message = refusalNotice(p, error);
       }
     }
   }

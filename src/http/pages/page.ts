@@ -16,6 +16,7 @@ import {
 } from "../../services/errors.ts";
 import type { OwnerSession } from "../../services/owners/index.ts";
 import { sessionFromToken } from "../../services/owners/index.ts";
+import { limitOperation, refusalText } from "../../services/ratelimit/index.ts";
 import { textIssues } from "../../services/text.ts";
 import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
@@ -81,7 +82,7 @@ export const PAGE_CSP =
 export function renderError(
   p: Page,
   status: number,
-  extra?: { headers?: Record<string, string>; issues?: FieldIssue[] },
+  extra?: { headers?: Record<string, string>; issues?: FieldIssue[]; detail?: string },
 ): Promise<Response> {
   return renderErrorPage(p, status, extra);
 }
@@ -189,8 +190,9 @@ async function readForm(
 /**
  * Registers a page at its English path and at `/es` + path. GETs on English paths from a
  * browser with no language cookie yet are redirected to Spanish when Accept-Language
- * prefers it (first visit only: after that the switch decides). POSTs must be forms with a
- * valid CSRF token (403 otherwise). Domain errors a handler does not catch become the error
+ * prefers it (first visit only: after that the switch decides). POSTs first draw on the
+ * rate-limit policy's `form` operation (per address, before the body is read: a 429 page),
+ * then must be forms with a valid CSRF token (403 otherwise). Domain errors a handler does not catch become the error
  * page in the page's language; anything else is logged and becomes a 500 page.
  */
 export function registerPage(
@@ -212,6 +214,11 @@ export function registerPage(
       writeCookie(c, COOKIES.lang, lang, ONE_YEAR);
       let form: Record<string, string> = {};
       if (method === "POST") {
+        try {
+          await limitOperation(c.get("ctx"), "form", { ip: c.get("clientIp") });
+        } catch (error) {
+          return errorResponse(await pageFor(c, {}, { signedOut: true }), error);
+        }
         const parsed = await readForm(c);
         if ("status" in parsed) {
           const p = await pageFor(c, {}, { signedOut: true });
@@ -279,5 +286,14 @@ export function renderDomainError(p: Page, error: DomainError): Promise<Response
       : undefined;
   if (wait !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(wait)));
   const issues = error instanceof Invalid ? error.issues : [];
-  return renderError(p, status, { headers, issues });
+  const detail = error instanceof RateLimited ? refusalNotice(p, error) : undefined;
+  return renderError(p, status, { headers, issues, ...(detail ? { detail } : {}) });
+}
+
+/**
+ * A rate-limit refusal in the page's language: the policy's one wording (which limit, its
+ * quota and window, when to retry), as REST and MCP give it in English.
+ */
+export function refusalNotice(p: Page, error: RateLimited): string {
+  return error.decision ? refusalText(error.decision, p.lang) : p.t.errorPage[429];
 }

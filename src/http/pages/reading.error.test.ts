@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refusalText } from "../../services/ratelimit/index.ts";
 import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createHttpEmbedder } from "../../services/search/embedder.ts";
 import { agentIn, setPaperStatus } from "../../testing/agents.ts";
@@ -395,16 +396,19 @@ describe("rate limits: a search draws on the search bucket, as the API's does", 
       expect(res.headers.get("ratelimit")).toContain('"search"');
     }
     expect((await limited.app.request("/api/v1/search/semantic?q=moraine")).status).toBe(200);
-    for (const [path, text] of [
-      ["/?q=moraine", en.reading.home.tooManySearches],
-      ["/es?q=moraine", es.reading.home.tooManySearches],
+    for (const [path, lang] of [
+      ["/?q=moraine", "en"],
+      ["/es?q=moraine", "es"],
     ] as const) {
       const res = await client.get(path);
       expect(res.status).toBe(429);
       const retry = Number(res.headers.get("retry-after"));
       expect(retry).toBeGreaterThan(0);
       expect(res.headers.get("ratelimit")).toContain('"search";r=0');
-      expect(sectionById(res.html, "home-message")).toContain(escaped(text(retry)));
+      // The rate-limit policy's one wording, in the page's language.
+      const decision = { bucket: "search", allowed: false, limit: 30, windowSeconds: 60 } as const;
+      const text = refusalText({ ...decision, remaining: 0, resetSeconds: retry }, lang);
+      expect(sectionById(res.html, "home-message")).toContain(escaped(text));
       expect(res.html).toContain("Moraine dating");
     }
     expect((await limited.app.request("/api/v1/search/semantic?q=moraine")).status).toBe(429);

@@ -15,9 +15,8 @@ import {
   type ReportTargetView,
 } from "../../services/reports/index.ts";
 import type { AppEnv } from "../env.ts";
-import { minutesFrom } from "./form-errors.ts";
 import { CsrfField, ErrorSummary, renderPage } from "./layout.tsx";
-import { type Page, registerPage, renderError } from "./page.ts";
+import { type Page, refusalNotice, registerPage, renderError } from "./page.ts";
 import { reportPath } from "./report-link.tsx";
 
 interface FormState {
@@ -214,7 +213,7 @@ async function postReport(p: Page): Promise<Response> {
       return formPage(p, {
         status: 429,
         errors: {},
-        general: e.tooMany(minutesFrom(error.retryAfterSeconds)),
+        general: refusalNotice(p, error),
         headers: { "retry-after": wait },
       });
     }

@@ -5,7 +5,6 @@ import {
   AgentIdentitySchema,
   getAgentIdentity,
 } from "../../services/agents/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
@@ -33,9 +32,9 @@ export function registerAgentTools(server: McpServer, rc: McpRequest) {
     async () =>
       runTool(
         rc,
+        "read",
         {},
         async () => {
-          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return getAgentIdentity(rc.ctx, { authorization: rc.authorization });
         },
         renderIdentity,

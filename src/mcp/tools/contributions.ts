@@ -12,7 +12,6 @@ import {
   ReviewInputSchema,
   ReviewSchema,
 } from "../../services/contributions/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { PaperRefInput } from "./papers.ts";
 import { runTool } from "./run.ts";
@@ -63,9 +62,9 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
     async ({ paper_id, body, idempotency_key }) =>
       runTool(
         rc,
+        "comment",
         { paper_id, body, idempotency_key },
         async () => {
-          await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
           const result = await createComment(rc.ctx, {
             paperId: paper_id,
             body,
@@ -102,9 +101,9 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
     async ({ paper_id, idempotency_key, ...review }) =>
       runTool(
         rc,
+        "review",
         { paper_id, idempotency_key, ...review },
         async () => {
-          await enforceRateLimit(rc.ctx, "writes", rc.clientIp);
           const result = await createReview(rc.ctx, {
             paperId: paper_id,
             review,

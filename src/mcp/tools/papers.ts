@@ -17,7 +17,6 @@ import {
   PaperSpansSchema,
   toScholarlyArticle,
 } from "../../services/papers/index.ts";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
@@ -58,9 +57,9 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
     async ({ limit, cursor }) =>
       runTool(
         rc,
+        "read",
         { limit, cursor },
         async () => {
-          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return listPapers(rc.ctx, { limit, ...(cursor ? { cursor } : {}) });
         },
         renderList,
@@ -98,9 +97,9 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
     async ({ id, version, format }) =>
       runTool(
         rc,
+        "read",
         { id, version, format },
         async (): Promise<PaperDetail & { jsonld?: Record<string, unknown> }> => {
-          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           const ref = withVersion(id, version);
           const detail = await getPaper(rc.ctx, { id: ref });
           if (format !== "jsonld") return detail;
@@ -134,9 +133,9 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
     async ({ id }) =>
       runTool(
         rc,
+        "read",
         { id },
         async () => {
-          await enforceRateLimit(rc.ctx, "reads", rc.clientIp);
           return getPaperSpans(rc.ctx, { id });
         },
         renderSpans,

@@ -1,6 +1,5 @@
 /** @module search_papers: the semantic search (twin of GET /api/v1/search/semantic). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { enforceRateLimit } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -44,9 +43,9 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
     async ({ q, limit, mode }) =>
       runTool(
         rc,
+        "search",
         { q, limit, mode },
         async () => {
-          await enforceRateLimit(rc.ctx, "search", rc.clientIp);
           return searchChunks(rc.ctx, { q, limit, mode });
         },
         renderSearch,

@@ -30,7 +30,7 @@ export async function createComment(
   const author = await loadAgentAuthor(ctx.db, agent.agentId);
   return writeContribution(ctx, {
     paperRef: input.paperId,
-    limit: { bucket: "comments", key: agent.agentId, what: "An agent may post" },
+    limit: { operation: "comment", writer: agent.agentId },
     idempotency: agentIdempotency(agent.agentId, input.idempotencyKey, [
       "comment",
       input.paperId,

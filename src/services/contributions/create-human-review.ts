@@ -41,7 +41,7 @@ export async function createHumanReview(
   }
   return writeContribution(ctx, {
     paperRef: input.paperId,
-    limit: { bucket: "reviews", key: caller.ownerId, what: "You may post" },
+    limit: { operation: "human-review", writer: caller.ownerId },
     precheck: async (db, target) => {
       if (target.ownerId === caller.ownerId) {
         throw new Forbidden("You submitted this paper; reviews come from other people.");

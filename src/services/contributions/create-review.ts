@@ -35,7 +35,7 @@ export async function createReview(
   const author = await loadAgentAuthor(ctx.db, agent.agentId);
   return writeContribution(ctx, {
     paperRef: input.paperId,
-    limit: { bucket: "reviews", key: agent.agentId, what: "An agent may post" },
+    limit: { operation: "review", writer: agent.agentId },
     idempotency: agentIdempotency(agent.agentId, input.idempotencyKey, [
       "review",
       input.paperId,

@@ -4,16 +4,19 @@ import type { Db } from "../../db/client.ts";
 import { agents, owners } from "../../db/schema/index.ts";
 import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
-import { type Conflict, RateLimited } from "../errors.ts";
-import type { Bucket } from "../ratelimit/limits.ts";
+import type { Conflict } from "../errors.ts";
+import { limitOperation } from "../ratelimit/policy.ts";
 import { claimKey, findAnswer, type IdempotencyScope, storeAnswer } from "./idempotency.ts";
 import { resolveTarget, writeVersion } from "./target.ts";
 
 export interface WriteSpec<B> {
   /** The paper reference from the request: `{id}` or `{id}vN`. */
   paperRef: string;
-  /** Per-writer limit drawn before writing: the agent's (or owner's) bucket and key. */
-  limit: { bucket: Extract<Bucket, "comments" | "reviews">; key: string; what: string };
+  /**
+   * The rate-limit policy's operation and the writer (agent or owner id): its per-writer
+   * buckets are drawn before writing (the front end drew the per-address ones).
+   */
+  limit: { operation: "comment" | "review" | "human-review"; writer: string };
   idempotency?: IdempotencyScope | undefined;
   /** Read-only checks that must not cost a rate-limit point (a duplicate review). */
   precheck?: (
@@ -56,7 +59,7 @@ export async function writeContribution<B>(
     version: writeVersion(target),
     ownerId: target.ownerId,
   });
-  await drawLimit(ctx, spec.limit);
+  await limitOperation(ctx, spec.limit.operation, { writer: spec.limit.writer });
   try {
     return await withTransaction(ctx.db, async (db) => {
       if (spec.idempotency) {
@@ -78,22 +81,6 @@ export async function writeContribution<B>(
   } catch (error) {
     if (spec.conflict && isUniqueViolation(error)) throw spec.conflict();
     throw error;
-  }
-}
-
-async function drawLimit(ctx: ServiceContext, limit: WriteSpec<unknown>["limit"]) {
-  const decision = await ctx.rateLimits?.consume(limit.bucket, limit.key);
-  if (decision && !decision.allowed) {
-    const window =
-      decision.windowSeconds >= 3600
-        ? `${decision.windowSeconds / 3600} hour${decision.windowSeconds === 3600 ? "" : "s"}`
-        : `${decision.windowSeconds / 60} minutes`;
-    throw new RateLimited(
-      `${limit.what} at most ${decision.limit} ${limit.bucket} per ${window}; ` +
-        `retry after ${decision.resetSeconds} seconds.`,
-      decision.resetSeconds,
-      decision,
-    );
   }
 }
 

@@ -1,3 +1,10 @@
 /** @module The ratelimit domain's public surface: what the front ends call. */
-export { enforceRateLimit } from "./enforce.ts";
 export type { Bucket, RateLimitDecision, RateLimits } from "./limits.ts";
+export {
+  type LimitKeys,
+  limitOperation,
+  OPERATIONS,
+  type Operation,
+  refusalText,
+  type WordingLang,
+} from "./policy.ts";

@@ -1,18 +1,19 @@
 /** @module The contract's buckets, the in-process store, and the service-layer helper. */
 import { describe, expect, it } from "vitest";
 import { RateLimited } from "../errors.ts";
-import { describeWindow, enforceRateLimit } from "./enforce.ts";
 import { BUCKETS, type Bucket, bucketLimits, createMemoryRateLimits } from "./limits.ts";
+import { describeWindow, limitOperation, OPERATIONS, refusalText } from "./policy.ts";
 
 describe("BUCKETS", () => {
-  it("are the contract's limits, exactly, and the site's reports", () => {
+  it("are the contract's limits, exactly, and the site's reports and forms", () => {
     expect(BUCKETS).toEqual({
       reads: { points: 120, windowSeconds: 60, scope: "ip" },
       search: { points: 30, windowSeconds: 60, scope: "ip" },
       writes: { points: 30, windowSeconds: 60, scope: "ip" },
-      comments: { points: 60, windowSeconds: 600, scope: "agent" },
-      reviews: { points: 30, windowSeconds: 3600, scope: "agent" },
+      comments: { points: 60, windowSeconds: 600, scope: "writer" },
+      reviews: { points: 30, windowSeconds: 3600, scope: "writer" },
       reports: { points: 10, windowSeconds: 3600, scope: "ip" },
+      forms: { points: 60, windowSeconds: 60, scope: "ip" },
     });
   });
 
@@ -57,13 +58,31 @@ describe("createMemoryRateLimits", () => {
   });
 });
 
-describe("enforceRateLimit", () => {
-  it("returns the decision while the quota lasts, then throws RateLimited carrying it", async () => {
+describe("OPERATIONS", () => {
+  it("is the one table from operation to buckets", () => {
+    expect(OPERATIONS).toEqual({
+      read: ["reads"],
+      search: ["search"],
+      write: ["writes"],
+      comment: ["writes", "comments"],
+      review: ["writes", "reviews"],
+      "human-review": ["reviews"],
+      report: ["reports"],
+      form: ["forms"],
+    });
+  });
+});
+
+describe("limitOperation", () => {
+  it("returns the decisions while the quota lasts, then throws RateLimited carrying it", async () => {
     const ctx = { rateLimits: createMemoryRateLimits() };
     for (let i = 0; i < 60; i++) {
-      expect((await enforceRateLimit(ctx, "comments", "agt_1"))?.allowed).toBe(true);
+      const [decision] = await limitOperation(ctx, "comment", { writer: "agt_1" });
+      expect(decision).toMatchObject({ bucket: "comments", allowed: true });
     }
-    const error = await enforceRateLimit(ctx, "comments", "agt_1").catch((e: unknown) => e);
+    const error = await limitOperation(ctx, "comment", { writer: "agt_1" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RateLimited);
     const limited = error as RateLimited;
     expect(limited.decision).toMatchObject({ bucket: "comments", allowed: false, limit: 60 });
@@ -71,8 +90,39 @@ describe("enforceRateLimit", () => {
     expect(limited.message).toMatch(/comments by this agent: the limit is 60 per 10 minutes/);
   });
 
+  it("draws only the buckets whose key it is given: the address, the writer, or both", async () => {
+    const store = createMemoryRateLimits();
+    const ctx = { rateLimits: store };
+    const byAddress = await limitOperation(ctx, "review", { ip: "192.0.2.1" });
+    expect(byAddress.map((d) => d.bucket)).toEqual(["writes"]);
+    const byWriter = await limitOperation(ctx, "review", { writer: "agt_1" });
+    expect(byWriter.map((d) => d.bucket)).toEqual(["reviews"]);
+    const both = await limitOperation(ctx, "review", { ip: "192.0.2.1", writer: "agt_1" });
+    expect(both.map((d) => [d.bucket, d.remaining])).toEqual([
+      ["writes", 28],
+      ["reviews", 28],
+    ]);
+  });
+
   it("limits nothing without a store", async () => {
-    expect(await enforceRateLimit({}, "reviews", "agt_1")).toBeUndefined();
+    expect(await limitOperation({}, "review", { writer: "agt_1" })).toEqual([]);
+  });
+
+  it("words a refusal once, in English and in Spanish", () => {
+    const decision = {
+      bucket: "forms",
+      allowed: false,
+      limit: 60,
+      windowSeconds: 60,
+      remaining: 0,
+      resetSeconds: 12,
+    } as const;
+    expect(refusalText(decision, "en")).toBe(
+      "Too many form submissions from your address: the limit is 60 per minute. Retry after 12 seconds.",
+    );
+    expect(refusalText(decision, "es")).toBe(
+      "Demasiadas peticiones (envíos de formularios desde tu dirección): el límite es 60 por minuto. Vuelve a intentarlo dentro de 12 segundos.",
+    );
   });
 
   it("describes windows in words", () => {
@@ -81,5 +131,7 @@ describe("enforceRateLimit", () => {
     expect(describeWindow(3600)).toBe("hour");
     expect(describeWindow(7200)).toBe("2 hours");
     expect(describeWindow(90)).toBe("90 seconds");
+    expect(describeWindow(600, "es")).toBe("10 minutos");
+    expect(describeWindow(3600, "es")).toBe("hora");
   });
 });

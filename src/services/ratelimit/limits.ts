@@ -1,28 +1,38 @@
 /**
  * @module Rate-limit buckets (the contract's limits, exactly:
- * docs/contract/000_d4a6423640571f8b.txt, and the site's own reader reports) and the store
- * interface.
+ * docs/contract/000_d4a6423640571f8b.txt, and the site's own: reader reports and form posts)
+ * and the store interface.
  */
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /**
  * The contract's limits. `scope` says what the key is: the client IP (per
- * docs/contract/DECISIONS.md, X-Forwarded-For only from trusted proxies) or the agent id.
+ * docs/contract/DECISIONS.md, X-Forwarded-For only from trusted proxies) or the writer (the
+ * agent id; for a human review on the site, the owner id).
  */
 export const BUCKETS = {
   reads: { points: 120, windowSeconds: 60, scope: "ip" },
   search: { points: 30, windowSeconds: 60, scope: "ip" },
   writes: { points: 30, windowSeconds: 60, scope: "ip" },
-  comments: { points: 60, windowSeconds: 600, scope: "agent" },
-  reviews: { points: 30, windowSeconds: 3600, scope: "agent" },
+  comments: { points: 60, windowSeconds: 600, scope: "writer" },
+  reviews: { points: 30, windowSeconds: 3600, scope: "writer" },
   /**
    * Not in the contract (reports are a site feature): reader reports filed from one address,
    * 10 an hour, so nobody can flood the moderators' queue; genuine readers report rarely.
    */
   reports: { points: 10, windowSeconds: 3600, scope: "ip" },
+  /**
+   * Not in the contract (the site's own): form posts from one address, 60 a minute, as real
+   * sites have. A person filling in forms never comes near it; a script hammering sign-in or
+   * any other form does, before its body is even read. The account throttles (sign-in
+   * failures, mail) count on top of it.
+   */
+  forms: { points: 60, windowSeconds: 60, scope: "ip" },
 } as const;
 
 export type Bucket = keyof typeof BUCKETS;
+/** What a bucket's key is: the client's address, or the writer (agent or owner id). */
+export type BucketScope = (typeof BUCKETS)[Bucket]["scope"];
 
 export const BUCKET_NAMES = Object.keys(BUCKETS) as Bucket[];
 

@@ -5,7 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { enforceRateLimit } from "../ratelimit/enforce.ts";
+import { limitOperation } from "../ratelimit/policy.ts";
 import { parseInput } from "../validation.ts";
 import { type FiledReport, type FileReportInput, FileReportInputSchema } from "./schemas.ts";
 import { findTarget } from "./target.ts";
@@ -30,7 +30,7 @@ export async function fileReport(
   origin: ReportOrigin,
 ): Promise<FiledReport> {
   const input = parseInput(FileReportInputSchema, raw);
-  await enforceRateLimit(ctx, "reports", origin.address);
+  await limitOperation(ctx, "report", { ip: origin.address });
   const reporter = ctx.caller.kind === "owner" ? ctx.caller : null;
   const now = ctx.clock.now();
   return withTransaction(ctx.db, async (db) => {

@@ -43,8 +43,6 @@ export const readingEn = {
     pages: "More papers",
     lexicalOnly:
       "Meaning-based search is unavailable right now, so these results match your words only.",
-    tooManySearches: (seconds: number) =>
-      `Too many searches from your address. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
     queryShort: "Type at least 2 characters to search.",
     queryLong: "Your search is too long: use at most 1000 characters.",
     badCursor: "This page link is not valid. Start again from the newest papers.",
@@ -158,8 +156,6 @@ export const readingEn = {
     scoreError: (max: number) => `Choose a score from 1 to ${max}.`,
     bodyEmpty: "Write the review.",
     bodyLong: "The review can be at most 20,000 characters long.",
-    tooMany: (minutes: number) =>
-      `You have written many reviews in a short time. Wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
   },
   diff: {
     title: (id: string) => `Changes in ${id}`,

@@ -47,8 +47,6 @@ export const readingEs: typeof readingEn = {
     pages: "Más artículos",
     lexicalOnly:
       "La búsqueda por significado no está disponible ahora, así que estos resultados solo coinciden con tus palabras.",
-    tooManySearches: (seconds: number) =>
-      `Demasiadas búsquedas desde tu dirección. Espera ${seconds} ${seconds === 1 ? "segundo" : "segundos"} y vuelve a intentarlo.`,
     queryShort: "Escribe al menos 2 caracteres para buscar.",
     queryLong: "La búsqueda es demasiado larga: usa como máximo 1000 caracteres.",
     badCursor:
@@ -165,8 +163,6 @@ export const readingEs: typeof readingEn = {
     scoreError: (max: number) => `Elige una puntuación de 1 a ${max}.`,
     bodyEmpty: "Escribe la revisión.",
     bodyLong: "La revisión puede tener como máximo 20.000 caracteres.",
-    tooMany: (minutes: number) =>
-      `Has escrito muchas revisiones en poco tiempo. Espera ${minutes} ${minutes === 1 ? "minuto" : "minutos"} y vuelve a intentarlo.`,
   },
   diff: {
     title: (id: string) => `Cambios en ${id}`,

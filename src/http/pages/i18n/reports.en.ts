@@ -43,8 +43,6 @@ export const reportsEn = {
     noteInvalid: "The note contains a character that cannot be stored.",
     duplicate:
       "You have reported this already and the moderators have not decided yet. Nothing more is needed.",
-    tooMany: (minutes: number) =>
-      `Too many reports from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   },
   /** The "Reports" section of /moderation. */
   queue: {

@@ -43,8 +43,6 @@ export const reportsEs: typeof reportsEn = {
     noteLong: (max: number) => `La nota puede tener como máximo ${max} caracteres.`,
     noteInvalid: "La nota contiene un carácter que no se puede guardar.",
     duplicate: "Ya denunciaste esto y los moderadores aún no han decidido. No hace falta nada más.",
-    tooMany: (minutes: number) =>
-      `Demasiadas denuncias desde tu dirección. Inténtalo de nuevo dentro de ${minutes} minuto${minutes === 1 ? "" : "s"}.`,
   },
   queue: {
     title: (n: number) => `Denuncias de lectores (${n})`,

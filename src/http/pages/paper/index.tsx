@@ -15,11 +15,10 @@ import {
 import { parsePaperRef } from "../../../services/ids.ts";
 import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { minutesFrom } from "../form-errors.ts";
 import { formatDate, localePath } from "../i18n/index.ts";
 import { renderPage } from "../layout.tsx";
 import { renderMarkdown } from "../markdown.ts";
-import { type Page, registerPage } from "../page.ts";
+import { type Page, refusalNotice, registerPage } from "../page.ts";
 import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
@@ -244,7 +243,7 @@ async function postReview(p: Page): Promise<Response> {
     if (error instanceof Conflict) return fail(409, { errors: {}, general: t.duplicate });
     if (error instanceof RateLimited) {
       p.c.header("retry-after", String(error.retryAfterSeconds));
-      return fail(429, { errors: {}, general: t.tooMany(minutesFrom(error.retryAfterSeconds)) });
+      return fail(429, { errors: {}, general: refusalNotice(p, error) });
     }
     throw error;
   }

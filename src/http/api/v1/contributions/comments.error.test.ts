@@ -199,7 +199,7 @@ describe("429: 60 comments per 10 minutes per agent", () => {
     const stored = await contributionRows(t.ctx);
     const refused = await post(comments(), JSON.stringify({ body: "one too many" }), {}, busy);
     const p = await problem(refused, 429);
-    expect(p.detail).toMatch(/60 comments per 10 minutes/);
+    expect(p.detail).toMatch(/comments by this agent: the limit is 60 per 10 minutes/);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(600);

@@ -155,7 +155,7 @@ describe("429: 30 reviews per hour per agent", () => {
     const stored = await contributionRows(t.ctx);
     const refused = await post(reviews(papers[30]), VALID, busy);
     const p = await problem(refused, 429);
-    expect(p.detail).toMatch(/30 reviews per 1 hour/);
+    expect(p.detail).toMatch(/reviews by this reviewer: the limit is 30 per hour/);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);

@@ -1,0 +1,126 @@
+/**
+ * @module The one rate-limit policy: which buckets each operation draws on, the one draw
+ * function every front end and service calls, and the one wording of a refusal.
+ */
+import type { ServiceContext } from "../context.ts";
+import { RateLimited } from "../errors.ts";
+import { BUCKETS, type Bucket, type BucketScope, type RateLimitDecision } from "./limits.ts";
+
+/**
+ * Operation → the buckets it draws on, in order. The same operation costs the same from
+ * REST, MCP and the pages: `GET /api/v1/papers` and `list_papers` are both a `read`;
+ * `POST …/comments` and `post_comment` are both a `comment`. A front end draws the
+ * operation's per-address buckets (it knows the address); the service draws its per-writer
+ * buckets (it knows the writer, and draws only when the request would write).
+ * - `read`: every public read (REST GETs including `/me` and the OpenAPI document, the feed,
+ *   OAI-PMH, llms.txt, the API reference; MCP read tools and resources; the OAuth endpoints; a
+ *   refused agent key over MCP, so guessing keys costs what a refused REST read does).
+ * - `search`: semantic search (REST, `search_papers`, the home page's search box), and only
+ *   `search`: the contract lists it beside reads, so a search does not also spend a read.
+ * - `comment`, `review`: an agent's write (30 a minute per address) and its own quota.
+ * - `write`: any other POST under /api/v1.
+ * - `human-review`: an owner's review on the site (the per-writer reviews quota).
+ * - `report`: a reader's report (10 an hour per address).
+ * - `form`: every form POST on the site, before its body is read (60 a minute per address).
+ */
+export const OPERATIONS = {
+  read: ["reads"],
+  search: ["search"],
+  write: ["writes"],
+  comment: ["writes", "comments"],
+  review: ["writes", "reviews"],
+  "human-review": ["reviews"],
+  report: ["reports"],
+  form: ["forms"],
+} as const satisfies Record<string, readonly Bucket[]>;
+
+export type Operation = keyof typeof OPERATIONS;
+
+/** The keys a caller knows: the client's address (front ends) and/or the writer (services). */
+export type LimitKeys = Partial<Record<BucketScope, string>>;
+
+/**
+ * Draws one request on every bucket of `operation` whose key is given, and throws
+ * `RateLimited` (worded by `refusalText`) at the first that is spent. Every front end maps
+ * that error once (problem+json, tool error, error page), so a refusal reads the same
+ * everywhere. Without a store on the context (some unit tests) nothing is limited.
+ */
+export async function limitOperation(
+  ctx: Pick<ServiceContext, "rateLimits">,
+  operation: Operation,
+  keys: LimitKeys,
+): Promise<RateLimitDecision[]> {
+  const store = ctx.rateLimits;
+  if (!store) return [];
+  const decisions: RateLimitDecision[] = [];
+  for (const bucket of OPERATIONS[operation] as readonly Bucket[]) {
+    const key = keys[BUCKETS[bucket].scope];
+    if (key === undefined) continue;
+    const decision = await store.consume(bucket, key);
+    decisions.push(decision);
+    if (!decision.allowed) {
+      throw new RateLimited(refusalText(decision, "en"), decision.resetSeconds, decision);
+    }
+  }
+  return decisions;
+}
+
+/** The languages a refusal is worded in (the site's; REST and MCP speak English). */
+export type WordingLang = "en" | "es";
+
+const WHAT: Record<WordingLang, Record<Bucket, string>> = {
+  en: {
+    reads: "reads from your address",
+    search: "searches from your address",
+    writes: "writes from your address",
+    comments: "comments by this agent",
+    reviews: "reviews by this reviewer",
+    reports: "reports from your address",
+    forms: "form submissions from your address",
+  },
+  es: {
+    reads: "lecturas desde tu dirección",
+    search: "búsquedas desde tu dirección",
+    writes: "escrituras desde tu dirección",
+    comments: "comentarios de este agente",
+    reviews: "revisiones de este revisor",
+    reports: "denuncias desde tu dirección",
+    forms: "envíos de formularios desde tu dirección",
+  },
+};
+
+/** The one wording of a refusal: which bucket, its quota and window, and when to retry. */
+export function refusalText(decision: RateLimitDecision, lang: WordingLang): string {
+  const what = WHAT[lang][decision.bucket];
+  const window = describeWindow(decision.windowSeconds, lang);
+  const wait = decision.resetSeconds;
+  return lang === "es"
+    ? `Demasiadas peticiones (${what}): el límite es ${decision.limit} por ${window}. ` +
+        `Vuelve a intentarlo dentro de ${wait} ${wait === 1 ? "segundo" : "segundos"}.`
+    : `Too many ${what}: the limit is ${decision.limit} per ${window}. ` +
+        `Retry after ${wait} ${wait === 1 ? "second" : "seconds"}.`;
+}
+
+const UNITS: Record<WordingLang, [number, string, string][]> = {
+  en: [
+    [3600, "hour", "hours"],
+    [60, "minute", "minutes"],
+    [1, "second", "seconds"],
+  ],
+  es: [
+    [3600, "hora", "horas"],
+    [60, "minuto", "minutos"],
+    [1, "segundo", "segundos"],
+  ],
+};
+
+/** 60 → "minute", 600 → "10 minutes", 3600 → "hour" (and "minuto", "10 minutos", "hora"). */
+export function describeWindow(seconds: number, lang: WordingLang = "en"): string {
+  for (const [size, one, many] of UNITS[lang]) {
+    if (seconds % size === 0) {
+      const n = seconds / size;
+      return n === 1 ? one : `${n} ${many}`;
+    }
+  }
+  return `${seconds} ${UNITS[lang].at(-1)?.[2]}`;
+}
