@@ -8,8 +8,8 @@ import type { McpRequest } from "../request.ts";
 /**
  * `structuredContent` is the service's answer; the text is a readable rendering of it. A
  * call first draws on its operation's per-address buckets (the rate-limit policy: the same
- * cost as its REST twin, bad arguments included), then its arguments are held to the text
- * rule (a tool error naming each field).
+ * cost as its REST twin), then its arguments are held to the text rule (a tool error naming
+ * each field).
  */
 export async function runTool<T extends Record<string, unknown>>(
   rc: McpRequest,

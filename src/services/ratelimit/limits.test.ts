@@ -1,7 +1,13 @@
 /** @module The contract's buckets, the in-process store, and the service-layer helper. */
 import { describe, expect, it } from "vitest";
 import { RateLimited } from "../errors.ts";
-import { BUCKETS, type Bucket, bucketLimits, createMemoryRateLimits } from "./limits.ts";
+import {
+  BUCKET_NAMES,
+  BUCKETS,
+  type Bucket,
+  bucketLimits,
+  createMemoryRateLimits,
+} from "./limits.ts";
 import { describeWindow, limitOperation, OPERATIONS, refusalText } from "./policy.ts";
 
 describe("BUCKETS", () => {
@@ -59,17 +65,13 @@ describe("createMemoryRateLimits", () => {
 });
 
 describe("OPERATIONS", () => {
-  it("is the one table from operation to buckets", () => {
-    expect(OPERATIONS).toEqual({
-      read: ["reads"],
-      search: ["search"],
-      write: ["writes"],
-      comment: ["writes", "comments"],
-      review: ["writes", "reviews"],
-      "human-review": ["reviews"],
-      report: ["reports"],
-      form: ["forms"],
-    });
+  it("draws every bucket somewhere, and an agent's write on writes and its own quota", () => {
+    const drawn = new Set(Object.values(OPERATIONS).flat());
+    expect([...drawn].sort()).toEqual([...BUCKET_NAMES].sort());
+    expect(OPERATIONS.comment).toEqual(["writes", "comments"]);
+    expect(OPERATIONS.review).toEqual(["writes", "reviews"]);
+    // A search spends only a search (the contract lists it beside reads, not inside them).
+    expect(OPERATIONS.search).toEqual(["search"]);
   });
 });
 
