@@ -33,6 +33,7 @@ import type { ServiceContext } from "../src/services/context.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
+import type { SearchSettings } from "../src/services/search/settings.ts";
 import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
@@ -95,7 +96,13 @@ interface Run {
   target: number | null;
   /** Turns the query into what is sent (a reference run translates it first). */
   prepare?: (query: string) => Promise<string>;
+  /** Search settings of this run's server (query expansion measured off by default). */
+  settings?: Partial<SearchSettings>;
 }
+
+/** Expansion settings measured beside the default (docs/adr/0029): RM3 and WordNet synonyms. */
+const RM3: Partial<SearchSettings> = { feedback: { docs: 10, terms: 10, weight: 0.3 } };
+const WORDNET: Partial<SearchSettings> = { synonymWeight: 0.35 };
 
 async function main(): Promise<void> {
   let knownEn = readSet("arxiv-known-item.tsv", "query_en");
@@ -205,6 +212,38 @@ async function main(): Promise<void> {
           metric: "R@10",
           target: null,
         },
+        {
+          name: "paraphrase (hybrid + RM3 feedback, weight 0.3; off by default)",
+          items: paraphrase,
+          translator: true,
+          metric: "R@10",
+          target: null,
+          settings: RM3,
+        },
+        {
+          name: "paraphrase (hybrid + WordNet synonyms, weight 0.35; off by default)",
+          items: paraphrase,
+          translator: true,
+          metric: "R@10",
+          target: null,
+          settings: WORDNET,
+        },
+        {
+          name: "English known-item + RM3 feedback (off by default)",
+          items: knownEn,
+          translator: true,
+          metric: "MRR@10",
+          target: null,
+          settings: RM3,
+        },
+        {
+          name: "English known-item + WordNet synonyms (off by default)",
+          items: knownEn,
+          translator: true,
+          metric: "MRR@10",
+          target: null,
+          settings: WORDNET,
+        },
       ];
       const rows = await evaluate(rt, config.BASE_URL, runs);
       process.stdout.write(
@@ -212,10 +251,11 @@ async function main(): Promise<void> {
           "",
           `arXiv sample: ${corpus.length} abstracts, engine ${rt.database.kind}, translator ${translator ? "Apertium en-es" : "none"}`,
           "",
-          "| query set | queries | metric | value | target | p50 / p95 per query |",
-          "|---|---|---|---|---|---|",
+          "| query set | queries | metric | value | dev / test halves | target | p50 / p95 per query |",
+          "|---|---|---|---|---|---|---|",
           ...rows,
           "",
+          "Halves: dev = the set's odd lines (1st, 3rd, … query), test = its even lines (eval/sets/README.md).",
           "Latency is wall time per query in this process: indicative only.",
           "",
         ].join("\n"),
@@ -254,9 +294,11 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
     const services = {
       ...rt.services,
       translator: run.translator ? rt.services.translator : undefined,
+      ...(run.settings ? { search: { ...rt.services.search, ...run.settings } } : {}),
     };
     await withServer(rt, services, baseUrl, async (base) => {
       let total = 0;
+      const halves = [0, 0];
       const ms: number[] = [];
       const misses: string[] = [];
       for (const item of run.items) {
@@ -269,7 +311,9 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
         const ranked = papersOf((await res.json()) as SearchResponse);
         ms.push(performance.now() - started);
         const rr = reciprocalRankAt10(ranked, item.paper);
-        total += run.metric === "MRR@10" ? rr : rr > 0 ? 1 : 0;
+        const value = run.metric === "MRR@10" ? rr : rr > 0 ? 1 : 0;
+        total += value;
+        halves[run.items.indexOf(item) % 2]! += value;
         if (rr === 0) misses.push(`${item.paper} "${query}"`);
       }
       const n = samples(`${run.name} queries`, run.items.length);
@@ -281,7 +325,7 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
           ? ""
           : `≥ ${run.target.toFixed(2)} ${value >= run.target ? "met" : "NOT met"}`;
       table.push(
-        `| ${run.name} | ${n} | ${run.metric} | ${value.toFixed(3)} | ${target} | ${at(50).toFixed(0)} / ${at(95).toFixed(0)} ms |`,
+        `| ${run.name} | ${n} | ${run.metric} | ${value.toFixed(3)} | ${(halves[0]! / Math.ceil(n / 2)).toFixed(3)} / ${(halves[1]! / Math.floor(n / 2) || 0).toFixed(3)} | ${target} | ${at(50).toFixed(0)} / ${at(95).toFixed(0)} ms |`,
       );
       log(`${run.name}: ${run.metric} ${value.toFixed(4)}; not in the top 10: ${misses.length}`);
       for (const miss of misses) log(`  miss: ${miss}`);

@@ -91,6 +91,18 @@ describe("cross-lingual search", () => {
     expect(variants.slice(3).every((v) => v.text.toLowerCase() !== "curve number")).toBe(true);
   });
 
+  it("translates a Spanish query's research terms through the glossary, unknown words by their English ending", async () => {
+    const variants = await queryVariants(
+      anonymous(true),
+      "banco de pruebas para modelos de lenguaje multimodales",
+    );
+    const english = variants.find((v) => v.language === "en")?.text ?? "";
+    expect(english).toMatch(/benchmark/i);
+    expect(english).toMatch(/language models/i);
+    expect(english).toMatch(/multimodal\b/i);
+    expect(english).not.toMatch(/bank|tests/i);
+  });
+
   it("without a translator, searches the query as typed only", async () => {
     expect(await queryVariants(anonymous(false), "curve number")).toEqual([
       { text: "curve number", configs: ["english"] },

@@ -7,6 +7,8 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
+import { expandRanking, expands, FEEDBACK_DEPTH } from "./expansion.ts";
+import { applyGlossary, englishCognates } from "./glossary.ts";
 import type { TextConfig } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
 import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
@@ -84,7 +86,8 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   const translator = ctx.translator;
   if (!translator) return variants;
   const [english, spanish] = await Promise.all([
-    translator.translate(query, "es", "en"),
+    // Research terms Apertium translates word by word go in already in English.
+    translator.translate(applyGlossary(query), "es", "en"),
     translator.translate(query, "en", "es"),
   ]);
   const seen = new Set([folded(query)]);
@@ -101,7 +104,9 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     const kept = words.filter((w) => typed.has(w)).length;
     if (kept >= UNCHANGED_SHARE * words.length) continue;
     seen.add(folded(text));
-    variants.push({ text, configs: [config], language });
+    // Words of a Spanish query Apertium did not know come back with their English ending.
+    const wording = language === "en" ? englishCognates(text, query) : text;
+    variants.push({ text: wording, configs: [config], language });
     // The query was Spanish (its English translation changed most of it): its words under
     // English stemming match English papers only by accident (a shared "3D", a loanword)
     // and outrank the translation's real matches; the Spanish analysis and the English
@@ -190,7 +195,28 @@ export async function searchChunks(
   const rankings = await Promise.all(
     variants.map(async (v) => {
       if (!v.language) {
-        return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
+        const settings = searchSettings({ ...ctx.search, ...internals.settings });
+        if (mode === "semantic" || !expands(settings)) {
+          return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
+        }
+        const first = await rankChunks(ctx, v.text, mode, Math.max(limit, FEEDBACK_DEPTH), {
+          ...internals,
+          configs: v.configs,
+        });
+        const expanded = await expandRanking(
+          publicReadDb(ctx),
+          v.text,
+          first,
+          settings,
+          (text, config) =>
+            rankChunks(ctx, text, "lexical", FEEDBACK_DEPTH, {
+              ...internals,
+              channels: ["bm25"],
+              configs: [config],
+            }),
+          (chunkId, fused, from) => ({ chunkId, fused, z: from?.z ?? {} }),
+        );
+        return expanded.slice(0, limit);
       }
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.

@@ -1,0 +1,128 @@
+/**
+ * @module A small Spanish→English glossary of research terms that Apertium's general
+ * dictionary translates word by word ("banco de pruebas" → "bank of tests", "modelos de
+ * lenguaje pequeños" → "models of small language"): applied to a Spanish query before it is
+ * translated, so the English papers' own terms reach the index.
+ */
+
+/**
+ * Spanish term (a pattern over lower-case text without accents; `s?` marks an optional
+ * plural) → the English term papers use. Longer terms come first where one contains
+ * another. Kept to terms of computing and statistics whose word-by-word translation is wrong;
+ * words Apertium translates well stay out. How it was made and measured: docs/adr/0029.
+ */
+const GLOSSARY: readonly (readonly [string, string])[] = [
+  ["modelos? de lenguaje grandes?", "large language models"],
+  ["grandes modelos de lenguaje", "large language models"],
+  ["modelos? de lenguaje pequenos?", "small language models"],
+  ["modelos? de lenguaje", "language models"],
+  ["modelos? de vision y lenguaje", "vision-language models"],
+  ["modelos? de difusion", "diffusion models"],
+  ["aprendizaje automatico", "machine learning"],
+  ["aprendizaje profundo", "deep learning"],
+  ["aprendizaje por refuerzo", "reinforcement learning"],
+  ["aprendizaje autosupervisado", "self-supervised learning"],
+  ["aprendizaje contrastivo", "contrastive learning"],
+  ["aprendizaje federado", "federated learning"],
+  ["aprendizaje continuo", "continual learning"],
+  ["aprendizaje con pocos ejemplos", "few-shot learning"],
+  ["redes? neuronal(?:es)? de impulsos", "spiking neural networks"],
+  ["redes? neuronal(?:es)? de grafos", "graph neural networks"],
+  ["redes? neuronal(?:es)?", "neural networks"],
+  ["bancos? de pruebas", "benchmark"],
+  ["conjuntos? de datos", "dataset"],
+  ["ajuste fino", "fine-tuning"],
+  ["preentrenad[oa]s?", "pretrained"],
+  ["sin entrenamiento", "zero-shot training-free"],
+  ["respuestas? a preguntas", "question answering"],
+  ["reconocimiento de voz", "speech recognition"],
+  ["sintesis de voz", "speech synthesis"],
+  ["discurso de odio", "hate speech"],
+  ["generacion aumentada (?:por|con) recuperacion", "retrieval-augmented generation"],
+  ["vision por (?:computador|computadora|ordenador)", "computer vision"],
+  ["procesamiento del lenguaje natural", "natural language processing"],
+  ["cadenas? de pensamiento", "chain of thought"],
+  ["ingenieria de (?:indicaciones|instrucciones|prompts)", "prompt engineering"],
+  ["indicaciones", "prompts prompting"],
+  ["indicacion", "prompt"],
+  ["alucinacion(?:es)?", "hallucination"],
+  ["incrustaciones", "embeddings"],
+  ["huellas? digitales?", "fingerprinting"],
+  ["marcas? de agua", "watermarking"],
+  ["decodificacion", "decoding"],
+  ["destilacion", "distillation"],
+  ["juegos? de rol", "role-playing"],
+  ["interpretan personajes", "role-playing characters"],
+  ["ataques? adversari[oa]s?", "adversarial attacks"],
+];
+
+const COMPILED = GLOSSARY.map(
+  ([spanish, english]) =>
+    [new RegExp(`(?<![\\p{L}\\p{N}])(?:${spanish})(?![\\p{L}\\p{N}])`, "gu"), english] as const,
+);
+
+/** Lower case without accents, one character for one, so match positions hold in the original. */
+function folded(text: string): string {
+  let out = "";
+  for (const c of text) {
+    const f = c.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    out += f.length === c.length ? f : c;
+  }
+  return out;
+}
+
+/**
+ * `text` with the glossary's Spanish terms replaced by their English ones (whatever their
+ * accents and case), longest entries first; the rest is left to the translator, which
+ * passes the English words through.
+ */
+export function applyGlossary(text: string): string {
+  let current = text;
+  for (const [pattern, english] of COMPILED) {
+    const plain = folded(current);
+    let out = "";
+    let from = 0;
+    for (const m of plain.matchAll(pattern)) {
+      out += `${current.slice(from, m.index)}${english}`;
+      from = m.index + m[0].length;
+    }
+    current = out + current.slice(from);
+  }
+  return current;
+}
+
+/** Spanish endings of words English shares by Latin descent, and their English forms. */
+const COGNATE_ENDINGS: readonly (readonly [RegExp, string])[] = [
+  [/ciones$/u, "tions"],
+  [/ción$/u, "tion"],
+  [/siones$/u, "sions"],
+  [/sión$/u, "sion"],
+  [/dades$/u, "ties"],
+  [/dad$/u, "ty"],
+  [/ientes$/u, "ients"],
+  [/ales$/u, "al"],
+  [/i[cq]os$|icas$|ico$|ica$/u, "ic"],
+  [/ivos$|ivas$|ivo$|iva$/u, "ive"],
+  [/osos$|osas$|oso$|osa$/u, "ous"],
+  [/mente$/u, "ly"],
+  [/ismos?$/u, "ism"],
+  [/istas?$/u, "ist"],
+];
+
+/**
+ * A translation with the words Apertium did not know (it passes them through as typed:
+ * "multimodales", "micronutrientes") given their English cognate form where a Spanish
+ * ending says what it is ("multimodal", "micronutrients"); other words are left alone.
+ */
+export function englishCognates(translation: string, query: string): string {
+  const typed = new Set(folded(query).match(/\p{L}+/gu) ?? []);
+  return translation.replace(/\p{L}+/gu, (word) => {
+    const plain = folded(word);
+    if (plain.length < 6 || !typed.has(plain)) return word;
+    const lower = word.toLowerCase();
+    for (const [ending, english] of COGNATE_ENDINGS) {
+      if (ending.test(lower)) return lower.replace(ending, english);
+    }
+    return word;
+  });
+}
