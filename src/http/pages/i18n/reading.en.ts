@@ -47,7 +47,7 @@ export const readingEn = {
     queryLong: "Your search is too long: use at most 1000 characters.",
     badCursor: "This page link is not valid. Start again from the newest papers.",
     badKeyword: "That keyword is too long to be one.",
-    resultPages: "More results",
+    resultPages: "Result pages",
     moreResults: "More results",
     firstResults: "First results",
     resultsRange: (from: string, to: string) => `Passages ${from} to ${to}`,

@@ -52,7 +52,7 @@ export const readingEs: typeof readingEn = {
     badCursor:
       "Este enlace de página no es válido. Empieza de nuevo por los artículos más recientes.",
     badKeyword: "Esa palabra clave es demasiado larga para serlo.",
-    resultPages: "Más resultados",
+    resultPages: "Páginas de resultados",
     moreResults: "Más resultados",
     firstResults: "Primeros resultados",
     resultsRange: (from: string, to: string) => `Fragmentos del ${from} al ${to}`,
