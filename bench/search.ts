@@ -1,10 +1,12 @@
 /**
- * @module Search benchmark: ~100,000 chunks of arXiv abstracts (repeated under new ids when
- * the 6,925 distinct ones run out), on embedded PGlite and on PostgreSQL. Measures
+ * @module Search benchmark: ~100,000 chunks of distinct texts (the 6,925 arXiv abstracts and
+ * SciFact's 5,183, then deterministic variants: see `corpus`), on embedded PGlite and on
+ * PostgreSQL. Measures
  * indexing throughput (lexical index: postings, statistics, character-gram vectors; dense:
  * fake vectors through the real queue and worker, HNSW maintained as they arrive), query
  * latency p50/p95/p99 per mode through `searchChunks` (the service under the route),
- * HNSW recall@8 against exact search, database size and peak RSS.
+ * HNSW recall@8 against exact search, the index's bytes per chunk (each search relation's
+ * `pg_total_relation_size`), database size and peak RSS.
  *
  *   npm run bench:search
  *   npm run bench:search -- --smoke   # 300 chunks, 5 queries per mode (CI)
@@ -23,7 +25,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,16 +72,61 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** The arXiv records, then again under ids a year later per cycle (2606.x → 2706.x …). */
+const SCIFACT = new URL("../../shared/data/beir-scifact/corpus.jsonl", import.meta.url);
+
+/** SciFact's corpus as papers with ids `2001.NNNNN` (no arXiv id uses that month). */
+function* scifactPapers(): Generator<BulkPaper> {
+  let n = 0;
+  for (const line of readFileSync(SCIFACT, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const doc = JSON.parse(line) as { title: string; text: string };
+    if (doc.text.trim() === "" || doc.title.trim() === "") continue;
+    n++;
+    yield {
+      id: `2001.${String(n).padStart(5, "0")}`,
+      title: doc.title.replace(/\s+/g, " ").trim(),
+      abstract: doc.text.trim(),
+      keywords: ["q-bio"],
+      publishedAt: new Date(Date.UTC(2020, 0, 1) + n * 60_000),
+    };
+  }
+}
+
+const SENTENCE = /(?<=[.!?])\s+(?=[A-Z])/;
+
+/**
+ * Distinct texts, never identical copies: the arXiv and SciFact records as they are, then
+ * cycle after cycle of variants. In cycle c, record i becomes its own sentences interleaved
+ * with those of record (i + c·7919) mod N, under its title joined with the other's, and an
+ * id c hundred months later (2606.x → 2706.x …). Every variant pairs two different records,
+ * a pair no other cycle repeats while c·7919 mod N differs, so no two texts (and no two fake
+ * vectors) are equal, while vocabulary, lengths and term statistics stay those of real
+ * abstracts. Deterministic: every run indexes the same corpus.
+ */
 function* corpus(): Generator<BulkPaper> {
-  for (let cycle = 0; ; cycle++) {
-    let any = false;
-    for (const paper of arxivPapers(ARXIV)) {
-      any = true;
-      const yymm = Number(paper.id.slice(0, 4)) + cycle * 100;
-      yield cycle === 0 ? paper : { ...paper, id: `${yymm}${paper.id.slice(4)}` };
+  const base = [...arxivPapers(ARXIV), ...scifactPapers()];
+  const n = base.length;
+  yield* base;
+  for (let cycle = 1; n > 1; cycle++) {
+    const shift = (cycle * 7919) % n || 1;
+    for (let i = 0; i < n; i++) {
+      const a = base[i]!;
+      const b = base[(i + shift) % n]!;
+      const left = a.abstract.split(SENTENCE);
+      const right = b.abstract.split(SENTENCE);
+      const mixed: string[] = [];
+      for (let k = 0; k < Math.max(left.length, right.length); k++) {
+        if (left[k]) mixed.push(left[k]!);
+        if (right[k]) mixed.push(right[k]!);
+      }
+      const yymm = Number(a.id.slice(0, 4)) + cycle * 100;
+      yield {
+        ...a,
+        id: `${yymm}${a.id.slice(4)}`,
+        title: `${a.title}: ${b.title}`.slice(0, 300),
+        abstract: mixed.join(" "),
+      };
     }
-    if (!any) return;
   }
 }
 
@@ -133,6 +180,8 @@ interface Result {
   denseSeconds: number;
   databaseBytes: number;
   latency: Record<string, { p50: number; p95: number; p99: number }>;
+  /** pg_total_relation_size of each search relation (heap, TOAST and indexes). */
+  relations: Record<string, number>;
   hnswRecallAt8: number;
   exactMs: { p50: number; p95: number; p99: number };
   peakRssBytes: number;
@@ -231,6 +280,17 @@ async function child(engine: Engine): Promise<Result> {
       ctx.db,
       sql`select count(*)::int as n from search_postings`,
     );
+    const relations: Record<string, number> = {};
+    for (const r of await rowsOf<{ name: string; bytes: string }>(
+      ctx.db,
+      sql`select c.relname as name, pg_total_relation_size(c.oid)::text as bytes
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind = 'r'
+            and (c.relname like 'search\_%' or c.relname in ('chunk_embeddings', 'embedding_queue'))
+          order by 1`,
+    )) {
+      relations[r.name] = Number(r.bytes);
+    }
     const databaseBytes =
       engine === "pglite"
         ? dirBytes(dataDir!)
@@ -251,6 +311,7 @@ async function child(engine: Engine): Promise<Result> {
       lexicalSeconds,
       denseSeconds,
       databaseBytes,
+      relations,
       latency,
       hnswRecallAt8: recall.recall,
       exactMs: recall.exactMs,
@@ -300,6 +361,18 @@ async function hnswRecall(db: Db, embedder: Embedder, qs: string[]) {
   return { recall: total > 0 ? hits / total : 0, exactMs: percentiles(exactMs) };
 }
 
+/** Bytes of every search relation. */
+function indexBytes(r: Result): number {
+  return Object.values(r.relations).reduce((a, b) => a + b, 0);
+}
+
+/** Bytes of the lexical and sparse channels (everything but dense vectors and their queue). */
+function lexicalBytes(r: Result): number {
+  return Object.entries(r.relations)
+    .filter(([name]) => name.startsWith("search_"))
+    .reduce((a, [, b]) => a + b, 0);
+}
+
 async function main(): Promise<void> {
   const engineArg = process.argv.find((a) => a.startsWith("--child="));
   if (engineArg) {
@@ -339,6 +412,17 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.engine} | ${r.chunks} | ${r.postings} | ${(r.chunks / r.lexicalSeconds).toFixed(0)} chunks/s | ${(r.chunks / r.denseSeconds).toFixed(0)} chunks/s | ${mb(r.databaseBytes)} | ${mb(r.peakRssBytes)} |`,
     ),
+    "",
+    "| engine | relation | bytes | bytes per chunk |",
+    "|---|---|---|---|",
+    ...results.flatMap((r) => [
+      ...Object.entries(r.relations).map(
+        ([name, bytes]) =>
+          `| ${r.engine} | ${name} | ${bytes} | ${(bytes / r.chunks).toFixed(0)} |`,
+      ),
+      `| ${r.engine} | **lexical + sparse index** | ${lexicalBytes(r)} | **${(lexicalBytes(r) / r.chunks).toFixed(0)}** |`,
+      `| ${r.engine} | **whole index (with dense + HNSW)** | ${indexBytes(r)} | **${(indexBytes(r) / r.chunks).toFixed(0)}** |`,
+    ]),
     "",
     "| engine | mode | p50 | p95 | p99 |",
     "|---|---|---|---|---|",

@@ -2,6 +2,7 @@
 import {
   bigint,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -31,10 +32,13 @@ export const searchChunks = pgTable(
     version: integer("version").notNull(),
     /** BM25 document length: lexeme occurrences in the chunk plus its paper's title. */
     length: integer("length").notNull(),
-    /** The distinct lexemes posted for this chunk, so removal deletes exactly those postings. */
-    terms: text("terms").array().notNull(),
-    /** Unit-length log-TF vector of hashed character 4-grams (the sparse channel). */
+    /**
+     * The word and bigram part of the chunk's unit-length log-TF feature vector (the sparse
+     * channel); its character 4-grams are counted from the text at query time.
+     */
     grams: sparsevec("grams").notNull(),
+    /** Euclidean norm of the chunk's whole log-TF feature vector (words, bigrams, 4-grams). */
+    norm: doublePrecision("norm").notNull().default(0),
   },
   (t) => [index("search_chunks_paper_idx").on(t.paperId)],
 );

@@ -6,7 +6,10 @@ import {
   countLexemes,
   GRAM_DIMS,
   gramId,
-  storedGramVector,
+  gramStrings,
+  occurrences,
+  storedFeatures,
+  storedWeight,
   toSparsevec,
 } from "./grams.ts";
 
@@ -82,16 +85,30 @@ describe("countLexemes", () => {
 });
 
 describe("stored vectors", () => {
-  it("are sublinear TF scaled to a fixed norm, indices ascending, in pgvector text form", () => {
-    const counts = new Map([
+  it("store words and bigrams as sublinear TF of the unit vector, with the whole vector's norm", () => {
+    const words = new Map([
       [7, 1],
       [3, Math.E ** 2],
     ]);
-    const text = storedGramVector(counts);
-    expect(text).toMatch(/^\{3:\d+,7:\d+\}\/536870912$/);
-    const [, a, b] = /\{3:(\d+),7:(\d+)\}/.exec(text)!.map(Number);
+    const grams = new Map([[11, 1]]);
+    const { vector, norm } = storedFeatures(words, grams);
+    expect(norm).toBeCloseTo(Math.hypot(1, 3, 1), 9);
+    expect(vector).toMatch(/^\{3:\d+,7:\d+\}\/536870912$/);
+    const [, a, b] = /\{3:(\d+),7:(\d+)\}/.exec(vector)!.map(Number);
     expect(a! / b!).toBeCloseTo(3, 3);
-    expect(Math.hypot(a!, b!)).toBeCloseTo(100_000, -1);
+    expect(Math.hypot(a!, b!, storedWeight(1, norm))).toBeCloseTo(100_000, -1);
+  });
+
+  it("count a query's gram strings in a text exactly as countGrams counts their ids", () => {
+    const text = "Immunotherapy: the immune response of immunology, ünïcödé 𝛼-helix αβ";
+    const counted = countGrams(text);
+    const folded = ` ${text.toLowerCase().normalize("NFKC").replace(/[^\p{L}\p{M}\p{N}]+/gu, " ").trim()} `;
+    for (const [gram, id] of gramStrings(text)) {
+      expect(gramId(gram)).toBe(id);
+      expect(occurrences(folded, gram)).toBe(counted.get(id));
+    }
+    expect(gramStrings(text).size).toBe(counted.size);
+    expect(occurrences("aaaa", "aaa")).toBe(2);
   });
 
   it("toSparsevec writes weights with seven significant digits", () => {

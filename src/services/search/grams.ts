@@ -17,17 +17,24 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
 /**
- * Counts the character 4-grams of `text`: lower-cased, NFKC-normalised, every run of
- * non-word characters folded to one space and the whole padded with a space, so grams span
- * word boundaries (" the", "e ca") and catch morphology the English stemmer misses
- * ("immuno" in "immunotherapy" and "immunology"). Keys are hashed gram ids (see `gramId`),
- * computed without building the gram strings, because indexing spends most of its time here.
+ * `text` as character grams see it: lower-cased, NFKC-normalised, every run of non-word
+ * characters folded to one space, the whole padded with a space.
+ */
+export function foldText(text: string): string {
+  return ` ${text.toLowerCase().normalize("NFKC").replace(NOT_WORD, " ").trim()} `;
+}
+
+/**
+ * Counts the character 4-grams of `text` (see `foldText`), so grams span word boundaries
+ * (" the", "e ca") and catch morphology the English stemmer misses ("immuno" in
+ * "immunotherapy" and "immunology"). Keys are hashed gram ids (see `gramId`), computed
+ * without building the gram strings, because indexing spends most of its time here.
  */
 export function countGrams(
   text: string,
   into: Map<number, number> = new Map(),
 ): Map<number, number> {
-  const folded = ` ${text.toLowerCase().normalize("NFKC").replace(NOT_WORD, " ").trim()} `;
+  const folded = foldText(text);
   const units: number[] = [];
   const starts: number[] = [];
   for (let i = 0; i < folded.length; i++) {
@@ -48,6 +55,27 @@ export function countGrams(
     into.set(id, (into.get(id) ?? 0) + 1);
   }
   return into;
+}
+
+/**
+ * The distinct character 4-grams of `text` as strings (four code points of `foldText`),
+ * each with its id: `gramId(gram)` is the id `countGrams` gives it.
+ */
+export function gramStrings(text: string): Map<string, number> {
+  const points = [...foldText(text)];
+  const out = new Map<string, number>();
+  for (let g = 0; g + 4 <= points.length; g++) {
+    const gram = points.slice(g, g + 4).join("");
+    if (!out.has(gram)) out.set(gram, gramId(gram));
+  }
+  return out;
+}
+
+/** Occurrences of `needle` in `haystack`, overlapping ones included ("aaaa" holds "aaa" twice). */
+export function occurrences(haystack: string, needle: string): number {
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) n++;
+  return n;
 }
 
 /** Prefixes that keep word and bigram features apart from character grams (which never hold control characters). */
@@ -91,27 +119,43 @@ export function gramId(gram: string): number {
   return ((h >>> 0) & GRAM_MASK) + 1;
 }
 
+/** Sublinear term frequency, a feature's weight before normalisation. */
+function logTf(tf: number): number {
+  return 1 + Math.log(tf);
+}
+
 /**
- * A chunk's stored gram vector in pgvector's text form: sublinear term frequency
- * (1 + ln tf), scaled to unit length (times a constant, which no ranking sees: channels are
- * z-scored per query). IDF is deliberately left out and applied to the query instead, so a
- * stored vector never goes stale as the archive grows.
+ * A feature's stored weight in a chunk whose full feature vector has Euclidean norm `norm`
+ * (of the log-TF weights): the unit vector's component times a constant (no ranking sees
+ * the constant: channels are z-scored per query), rounded to an integer.
  */
-export function storedGramVector(counts: Map<number, number>): string {
-  const ids = Int32Array.from(counts.keys()).sort();
-  const weights = new Float64Array(ids.length);
-  let norm = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const w = 1 + Math.log(counts.get(ids[i]!)!);
-    weights[i] = w;
-    norm += w * w;
-  }
-  const scale = norm > 0 ? STORED_SCALE / Math.sqrt(norm) : 0;
+export function storedWeight(tf: number, norm: number): number {
+  return norm > 0 ? Math.max(1, Math.round(logTf(tf) * (STORED_SCALE / norm))) : 0;
+}
+
+/**
+ * What a chunk stores for the sparse channel: the Euclidean norm of its whole feature vector
+ * (sublinear term frequency 1 + ln tf of words, bigrams and character 4-grams), and the
+ * word and bigram part of the unit vector in pgvector's text form. Character grams, three
+ * quarters of a chunk's features, are not stored: a query's are counted in its candidates'
+ * text when it runs (`gramScores` in sparse.ts), with the same weights. IDF is deliberately
+ * left out and applied to the query instead, so a stored vector never goes stale as the
+ * archive grows.
+ */
+export function storedFeatures(
+  words: Map<number, number>,
+  grams: Map<number, number>,
+): { vector: string; norm: number } {
+  let squares = 0;
+  for (const tf of words.values()) squares += logTf(tf) ** 2;
+  for (const tf of grams.values()) squares += logTf(tf) ** 2;
+  const norm = Math.sqrt(squares);
+  const ids = Int32Array.from(words.keys()).sort();
   const parts = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    parts[i] = `${ids[i]}:${Math.max(1, Math.round(weights[i]! * scale))}`;
+    parts[i] = `${ids[i]}:${storedWeight(words.get(ids[i]!)!, norm)}`;
   }
-  return `{${parts.join(",")}}/${GRAM_DIMS}`;
+  return { vector: `{${parts.join(",")}}/${GRAM_DIMS}`, norm };
 }
 
 /** pgvector's text form of a sparse vector with arbitrary weights, indices ascending. */

@@ -3,10 +3,10 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
-import { countFeatures, storedGramVector } from "./grams.ts";
+import { countGrams, countLexemes, storedFeatures } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/4";
+export const INDEX_FORMAT = "quire-search/5";
 
 /** PostgreSQL text search configurations chunks and queries are analysed with. */
 export type TextConfig = "english" | "spanish" | "simple";
@@ -33,14 +33,25 @@ export interface IndexChange {
   added: number;
 }
 
-interface ChunkText {
-  id: string | number;
-  field: "abstract" | "body";
-  content: string;
-  title: string;
-  lexemes: string[];
-  title_lexemes: string[];
+/** What the index stores for one chunk, computed from its text (see `chunkFeatures`). */
+interface ChunkFeatures {
+  id: number;
+  paperId: string;
+  version: number;
+  /** BM25 document length: lexeme occurrences in the chunk and its paper's title. */
+  length: number;
+  /** Lexeme → term frequency (the chunk's postings). */
+  terms: Map<string, number>;
+  /** Stored sparse vector (words and bigrams) and the norm of the whole feature vector. */
+  vector: string;
+  norm: number;
+  /** Distinct feature ids (words, bigrams, character 4-grams), for their document frequencies. */
+  features: Set<number>;
 }
+
+/** Per-feature document frequencies a rebuild adds up in memory and writes once at the end. */
+type Frequencies = Map<number, number>[];
+const SHARDS = 16;
 
 /** SQL: a tsvector's lexemes in text order, a lexeme once per position it holds. */
 export function lexemeSequence(tsv: SQL) {
@@ -124,19 +135,46 @@ export async function rebuildSearchIndex(
     await db.execute(
       sql`truncate search_postings, search_chunks, search_stats, search_terms, search_grams`,
     );
+    // Postings are loaded without their index, which is built once at the end: a sorted
+    // build is several times faster than maintaining it row by row, and packs its pages.
+    await db.execute(sql.raw(`alter table search_postings drop constraint ${POSTINGS_KEY}`));
     const published = await rowsOf<{ id: string; version: number }>(
       db,
       sql`select id, current_version as version from papers where status = 'published' order by id`,
     );
     const progress: RebuildProgress = { papers: 0, total: published.length, chunks: 0 };
+    const frequencies: Frequencies = Array.from({ length: SHARDS }, () => new Map());
     for (let i = 0; i < published.length; i += batchSize) {
       const batch = published.slice(i, i + batchSize);
       progress.chunks += await addToIndex(
         db,
         batch.map((p) => ({ paperId: p.id, version: Number(p.version) })),
+        frequencies,
       );
       progress.papers += batch.length;
       options.onProgress?.({ ...progress });
+    }
+    await db.execute(
+      sql.raw(`alter table search_postings add constraint ${POSTINGS_KEY}
+                              primary key (term, chunk_id) include (tf, length)`),
+    );
+    await db.execute(
+      sql`insert into search_terms (term, df)
+          select term, count(*)::int from search_postings group by term`,
+    );
+    for (const shard of frequencies) {
+      const grams = [...shard.keys()];
+      for (let k = 0; k < grams.length; k += 100_000) {
+        const part = grams.slice(k, k + 100_000);
+        await db.execute(
+          sql`insert into search_grams (gram, df)
+              select * from unnest(${pgArray(part, "int4")},
+                                   ${pgArray(
+                                     part.map((g) => shard.get(g)!),
+                                     "int4",
+                                   )})`,
+        );
+      }
     }
     // Vectors and queued work of chunks that are no longer searchable.
     await db.execute(
@@ -152,128 +190,174 @@ export async function rebuildSearchIndex(
   });
 }
 
+/** The postings' primary key (term, chunk) INCLUDE (tf, length): see migration 0004. */
+const POSTINGS_KEY = "search_postings_term_chunk_id_pk";
+
+/**
+ * What the index stores for the abstract and body chunks matching `where` (over chunks `c`
+ * and their paper version `pv`), each with its paper's title added. Lexemes come from
+ * PostgreSQL's text search configuration for the paper's language (`textConfigSql`), so
+ * BM25 sees exactly what it produces, in text order (a lexeme once per position: its term
+ * frequency is its count); the sparse features are computed here. Chunks and their paper
+ * versions never change, so removal recomputes exactly what indexing stored.
+ */
+async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
+  const config = textConfigSql(sql`pv.language`);
+  const rows = await rowsOf<{
+    id: string | number;
+    paper_id: string;
+    version: number;
+    content: string;
+    title: string;
+    lexemes: string[];
+    title_lexemes: string[];
+  }>(
+    db,
+    sql`select c.id::int8 as id, c.paper_id, c.version, c.content, pv.title,
+               ${lexemeSequence(sql`to_tsvector(${config}, c.content)`)} as lexemes,
+               ${lexemeSequence(sql`to_tsvector(${config}, pv.title)`)} as title_lexemes
+        from chunks c
+        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        where c.field <> 'title' and ${where}`,
+  );
+  return rows.map((row) => {
+    const terms = new Map<string, number>();
+    for (const lexeme of row.lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
+    for (const lexeme of row.title_lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
+    const words = countLexemes(row.title_lexemes, countLexemes(row.lexemes));
+    const grams = countGrams(row.title, countGrams(row.content));
+    const { vector, norm } = storedFeatures(words, grams);
+    return {
+      id: Number(row.id),
+      paperId: row.paper_id,
+      version: Number(row.version),
+      length: row.lexemes.length + row.title_lexemes.length,
+      terms,
+      vector,
+      norm,
+      features: new Set([...words.keys(), ...grams.keys()]),
+    };
+  });
+}
+
+/** Feature → number of the given chunks that hold it. */
+function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Frequencies {
+  const out = into ?? Array.from({ length: SHARDS }, () => new Map<number, number>());
+  for (const chunk of chunks) {
+    for (const f of chunk.features) {
+      const shard = out[f & (SHARDS - 1)]!;
+      shard.set(f, (shard.get(f) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
 /**
  * Indexes the abstract and body chunks of the given paper versions, each with its paper's
  * title added (a chunk is found by what its paper is about). The title chunk itself is not
  * indexed: its words are in every other chunk already, and as a separate, very short
  * document it skews BM25's average length and wins the sparse channel's cosine on title
  * words alone (SciFact test nDCG@10, hybrid: 0.693 with title chunks, 0.717 without).
- * Lexemes come from PostgreSQL's text search configuration for the paper's language
- * (`textConfigSql`), so BM25 sees exactly what it produces; the sparse features are
- * computed here. One statement writes
- * chunk rows, postings and statistics.
+ * Set-based: one statement each for chunk rows, postings and statistics. A rebuild passes
+ * `frequencies` to add the features' document frequencies up in memory (written once at
+ * the end); otherwise they are added to `search_terms` and `search_grams` here.
  */
 async function addToIndex(
   db: Db,
   versions: { paperId: string; version: number }[],
+  frequencies?: Frequencies,
 ): Promise<number> {
   if (versions.length === 0) return 0;
-  const texts = await rowsOf<ChunkText>(
+  const chunks = await chunkFeatures(
     db,
-    sql`select c.id::int8 as id, c.field, c.content, pv.title,
-               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)`)} as lexemes,
-               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)`)} as title_lexemes
-        from chunks c
-        join unnest(${pgArray(
-          versions.map((v) => v.paperId),
-          "text",
-        )},
-                    ${pgArray(
-                      versions.map((v) => v.version),
-                      "int4",
-                    )}) as want(paper_id, version)
-          on c.paper_id = want.paper_id and c.version = want.version
-        join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
-        where c.field <> 'title'`,
+    sql`(c.paper_id, c.version) in (select * from unnest(${pgArray(
+      versions.map((v) => v.paperId),
+      "text",
+    )}, ${pgArray(
+      versions.map((v) => v.version),
+      "int4",
+    )}))`,
   );
-  if (texts.length === 0) return 0;
-  const ids: number[] = [];
-  const vectors: string[] = [];
-  const gramChunks = new Map<number, number>();
-  for (const chunk of texts) {
-    const counts = countFeatures(chunk.content, chunk.lexemes);
-    countFeatures(chunk.title, chunk.title_lexemes, counts);
-    ids.push(Number(chunk.id));
-    vectors.push(storedGramVector(counts));
-    for (const gram of counts.keys()) gramChunks.set(gram, (gramChunks.get(gram) ?? 0) + 1);
+  if (chunks.length === 0) return 0;
+  const posting = {
+    terms: [] as string[],
+    ids: [] as number[],
+    tfs: [] as number[],
+    lengths: [] as number[],
+  };
+  for (const chunk of chunks) {
+    for (const [term, tf] of chunk.terms) {
+      posting.terms.push(term);
+      posting.ids.push(chunk.id);
+      posting.tfs.push(tf);
+      posting.lengths.push(chunk.length);
+    }
   }
-  const totals = await rowsOf<{ chunks: number }>(
-    db,
-    sql`with doc as (
-          select c.id, c.paper_id, c.version,
-                 to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)
-                   || to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title) as tsv,
-                 g.grams
-          from unnest(${pgArray(ids, "int8")}, ${pgArray(vectors, "text")}) as g(id, grams)
-          join chunks c on c.id = g.id
-          join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
-        ),
-        lex as (
-          select doc.id, u.lexeme, least(coalesce(cardinality(u.positions), 1), 32767) as tf
-          from doc, unnest(doc.tsv) as u
-        ),
-        len as (
-          select doc.id, coalesce(sum(lex.tf), 0)::int as length,
-                 coalesce(array_agg(lex.lexeme) filter (where lex.lexeme is not null), '{}') as terms
-          from doc left join lex on lex.id = doc.id
-          group by doc.id
-        ),
-        added as (
-          insert into search_chunks (chunk_id, paper_id, version, length, terms, grams)
-          select doc.id, doc.paper_id, doc.version, len.length, len.terms, doc.grams::sparsevec
-          from doc join len on len.id = doc.id
-          returning chunk_id, paper_id, length
-        ),
-        posted as (
-          insert into search_postings (term, chunk_id, tf, length)
-          select lex.lexeme, lex.id, lex.tf, len.length from lex join len on len.id = lex.id
-        ),
-        termed as (
-          insert into search_terms (term, df)
-          select lexeme, count(*) from lex group by lexeme order by lexeme
-          on conflict (term) do update set df = search_terms.df + excluded.df
-        ),
-        counted as (
-          insert into search_stats (slot, chunks, length)
-          select (hashtext(paper_id) & ${STAT_SLOTS - 1})::int2, count(*), sum(length)
-          from added group by 1 order by 1
-          on conflict (slot) do update
-            set chunks = search_stats.chunks + excluded.chunks,
-                length = search_stats.length + excluded.length
-        )
-        select count(*)::int as chunks from added`,
+  const ids = pgArray(
+    chunks.map((c) => c.id),
+    "int8",
   );
-  await bumpGrams(db, gramChunks, 1);
-  return Number(totals[0]?.chunks ?? 0);
+  const paperIds = pgArray(
+    chunks.map((c) => c.paperId),
+    "text",
+  );
+  const lengths = pgArray(
+    chunks.map((c) => c.length),
+    "int4",
+  );
+  await db.execute(
+    sql`insert into search_chunks (chunk_id, paper_id, version, length, grams, norm)
+        select id, paper_id, version, length, grams::sparsevec, norm
+        from unnest(${ids}, ${paperIds}, ${pgArray(
+          chunks.map((c) => c.version),
+          "int4",
+        )}, ${lengths}, ${pgArray(
+          chunks.map((c) => c.vector),
+          "text",
+        )}, ${sql.param(chunks.map((c) => c.norm))}::float8[])
+          as x(id, paper_id, version, length, grams, norm)`,
+  );
+  await db.execute(
+    sql`insert into search_postings (term, chunk_id, tf, length)
+        select * from unnest(${pgArray(posting.terms, "text")}, ${pgArray(posting.ids, "int8")},
+                             ${sql.param(posting.tfs)}::int2[], ${pgArray(posting.lengths, "int4")})`,
+  );
+  await db.execute(
+    sql`insert into search_stats (slot, chunks, length)
+        select (hashtext(paper_id) & ${STAT_SLOTS - 1})::int2, count(*), sum(length)
+        from unnest(${paperIds}, ${lengths}) as x(paper_id, length)
+        group by 1 order by 1
+        on conflict (slot) do update
+          set chunks = search_stats.chunks + excluded.chunks,
+              length = search_stats.length + excluded.length`,
+  );
+  if (frequencies) {
+    featureCounts(chunks, frequencies);
+  } else {
+    await bumpTerms(db, posting.terms, 1);
+    await bumpGrams(db, featureCounts(chunks), 1);
+  }
+  return chunks.length;
 }
 
 async function removeFromIndex(db: Db, paperId: string): Promise<number> {
-  const gone = await rowsOf<{
-    chunk_id: string | number;
-    length: number;
-    terms: string[];
-    grams: string;
-  }>(
+  const gone = await rowsOf<{ chunk_id: string | number; length: number }>(
     db,
     sql`delete from search_chunks where paper_id = ${paperId}
-        returning chunk_id::int8 as chunk_id, length, terms, grams::text as grams`,
+        returning chunk_id::int8 as chunk_id, length`,
   );
   if (gone.length === 0) return 0;
+  const removed = gone.map((r) => Number(r.chunk_id));
+  const length = gone.reduce((sum, r) => sum + Number(r.length), 0);
+  const chunks = await chunkFeatures(db, sql`c.id = any(${pgArray(removed, "int8")})`);
   const terms: string[] = [];
   const chunkIds: number[] = [];
-  const gramChunks = new Map<number, number>();
-  let length = 0;
-  for (const row of gone) {
-    length += Number(row.length);
-    for (const term of row.terms) {
+  for (const chunk of chunks) {
+    for (const term of chunk.terms.keys()) {
       terms.push(term);
-      chunkIds.push(Number(row.chunk_id));
-    }
-    for (const gram of sparsevecIndices(row.grams)) {
-      gramChunks.set(gram, (gramChunks.get(gram) ?? 0) + 1);
+      chunkIds.push(chunk.id);
     }
   }
-  const removed = gone.map((r) => Number(r.chunk_id));
   await db.execute(
     sql`delete from search_postings p
         using unnest(${pgArray(terms, "text")}, ${pgArray(chunkIds, "int8")}) as x(term, chunk_id)
@@ -286,17 +370,8 @@ async function removeFromIndex(db: Db, paperId: string): Promise<number> {
           set chunks = search_stats.chunks + excluded.chunks,
               length = search_stats.length + excluded.length`,
   );
-  const distinct = [...new Set(terms)].sort();
-  await db.execute(
-    sql`insert into search_terms (term, df)
-        select term, -count(*) from unnest(${pgArray(terms, "text")}) as term
-        group by term order by term
-        on conflict (term) do update set df = search_terms.df + excluded.df`,
-  );
-  await db.execute(
-    sql`delete from search_terms where term = any(${pgArray(distinct, "text")}) and df <= 0`,
-  );
-  await bumpGrams(db, gramChunks, -1);
+  await bumpTerms(db, terms, -1);
+  await bumpGrams(db, featureCounts(chunks), -1);
   await db.execute(
     sql`delete from embedding_queue where chunk_id = any(${pgArray(removed, "int8")})`,
   );
@@ -307,14 +382,34 @@ async function removeFromIndex(db: Db, paperId: string): Promise<number> {
 }
 
 /**
+ * Adds `sign` × (occurrences in `terms`: one per chunk holding the term) to each term's
+ * document frequency, in term order (no deadlocks between concurrent publications); rows
+ * that fall to zero are deleted.
+ */
+async function bumpTerms(db: Db, terms: string[], sign: 1 | -1): Promise<void> {
+  if (terms.length === 0) return;
+  await db.execute(
+    sql`insert into search_terms (term, df)
+        select term, ${sign}::int * count(*) from unnest(${pgArray(terms, "text")}) as term
+        group by term order by term
+        on conflict (term) do update set df = search_terms.df + excluded.df`,
+  );
+  if (sign < 0) {
+    await db.execute(
+      sql`delete from search_terms where term = any(${pgArray([...new Set(terms)], "text")}) and df <= 0`,
+    );
+  }
+}
+
+/**
  * Adds `sign` × (number of chunks containing the gram) to each gram's document frequency.
  * Rows are written in gram order so concurrent publications lock them in the same order
  * and cannot deadlock; rows that fall to zero are deleted.
  */
-async function bumpGrams(db: Db, gramChunks: Map<number, number>, sign: 1 | -1): Promise<void> {
-  if (gramChunks.size === 0) return;
-  const grams = [...gramChunks.keys()].sort((a, b) => a - b);
-  const counts = grams.map((g) => sign * gramChunks.get(g)!);
+async function bumpGrams(db: Db, gramChunks: Frequencies, sign: 1 | -1): Promise<void> {
+  const grams = gramChunks.flatMap((shard) => [...shard.keys()]).sort((a, b) => a - b);
+  if (grams.length === 0) return;
+  const counts = grams.map((g) => sign * gramChunks[g & (SHARDS - 1)]!.get(g)!);
   await db.execute(
     sql`insert into search_grams (gram, df)
         select g, n from unnest(${pgArray(grams, "int4")}, ${pgArray(counts, "int4")}) as x(g, n)
@@ -326,11 +421,4 @@ async function bumpGrams(db: Db, gramChunks: Map<number, number>, sign: 1 | -1):
       sql`delete from search_grams where gram = any(${pgArray(grams, "int4")}) and df <= 0`,
     );
   }
-}
-
-/** The indices of a sparsevec's text form `{i:v,...}/dims`. */
-function sparsevecIndices(text: string): number[] {
-  const body = text.slice(text.indexOf("{") + 1, text.indexOf("}"));
-  if (body === "") return [];
-  return body.split(",").map((pair) => Number(pair.slice(0, pair.indexOf(":"))));
 }

@@ -87,12 +87,13 @@ export async function matchChunks(
           select string_agg(plainto_tsquery('simple', l)::text, ' | ')::tsquery as tsq
           from unnest(${pgArray(lexemes, "text")}) l
         )
-        select c.id::int8 as id, c.content, s.terms,
+        select c.id::int8 as id, c.content,
+               array(select p.term from search_postings p
+                     where p.term = any(${pgArray(lexemes, "text")}) and p.chunk_id = c.id) as terms,
                ts_headline(${textConfigSql(sql`pv.language`)}, c.content, q.tsq,
                            ${`HighlightAll=true, StartSel="${START}", StopSel="${STOP}"`}) as marked
         from chunks c
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
-        left join search_chunks s on s.chunk_id = c.id
         cross join q
         where c.id = any(${pgArray([...chunkIds], "int8")})`,
   );

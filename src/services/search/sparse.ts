@@ -2,33 +2,81 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
-import { countFeatures, toSparsevec } from "./grams.ts";
+import {
+  countLexemes,
+  foldText,
+  gramStrings,
+  occurrences,
+  storedWeight,
+  toSparsevec,
+} from "./grams.ts";
 
 /**
- * The query's feature vector (character 4-grams of `query`, words and bigrams of its
- * `lexemes`), weighted (1 + ln tf) × idf². Stored chunk vectors carry no IDF
- * (unit log-TF), so both IDF factors of a TF-IDF dot product sit on the query side and are
- * computed from the document frequencies at query time: scores never go stale. Grams no
- * searchable chunk contains are dropped. Returns null when nothing is left to match.
+ * A query's weighted features: words and bigrams as a sparse vector the database multiplies
+ * with the chunks' stored ones, character 4-grams as strings counted in the candidates' text.
  */
-export async function queryGramVector(
+export interface QueryFeatures {
+  /** pgvector text form of the word and bigram weights, or null when none is left. */
+  words: string | null;
+  /** Character 4-grams of the query (folded text) with their weights. */
+  grams: { gram: string; weight: number }[];
+}
+
+/**
+ * The query's features (character 4-grams of `query`, words and bigrams of its `lexemes`),
+ * weighted (1 + ln tf) × idf². Stored chunk vectors carry no IDF (unit log-TF), so both
+ * IDF factors of a TF-IDF dot product sit on the query side and are computed from the
+ * document frequencies at query time: scores never go stale. Features no searchable chunk
+ * contains are dropped. Returns null when nothing is left to match.
+ */
+export async function queryFeatures(
   db: Db,
   query: string,
   lexemes: readonly string[],
   chunks: number,
-): Promise<string | null> {
-  const counts = countFeatures(query, lexemes);
-  if (counts.size === 0 || chunks === 0) return null;
+): Promise<QueryFeatures | null> {
+  const words = countLexemes(lexemes);
+  const gramIds = gramStrings(query);
+  const gramCounts = new Map<number, number>();
+  for (const [gram, id] of gramIds) gramCounts.set(id, occurrences(foldText(query), gram));
+  const ids = [...new Set([...words.keys(), ...gramCounts.keys()])];
+  if (ids.length === 0 || chunks === 0) return null;
   const rows = await rowsOf<{ gram: number; df: number }>(
     db,
-    sql`select gram, df from search_grams where gram = any(${pgArray([...counts.keys()], "int4")})`,
+    sql`select gram, df from search_grams where gram = any(${pgArray(ids, "int4")})`,
   );
-  const weights = new Map<number, number>();
+  const idf = new Map<number, number>();
   for (const row of rows) {
     const df = Number(row.df);
-    if (df <= 0) continue;
-    const idf = Math.log((chunks + 1) / (df + 1)) + 1;
-    weights.set(Number(row.gram), (1 + Math.log(counts.get(Number(row.gram)) ?? 1)) * idf * idf);
+    if (df > 0) idf.set(Number(row.gram), Math.log((chunks + 1) / (df + 1)) + 1);
   }
-  return weights.size > 0 ? toSparsevec(weights) : null;
+  const weigh = (tf: number, id: number) => (1 + Math.log(tf)) * idf.get(id)! ** 2;
+  const wordWeights = new Map<number, number>();
+  for (const [id, tf] of words) if (idf.has(id)) wordWeights.set(id, weigh(tf, id));
+  const grams: QueryFeatures["grams"] = [];
+  for (const [gram, id] of gramIds) {
+    if (idf.has(id)) grams.push({ gram, weight: weigh(gramCounts.get(id)!, id) });
+  }
+  if (wordWeights.size === 0 && grams.length === 0) return null;
+  return { words: wordWeights.size > 0 ? toSparsevec(wordWeights) : null, grams };
+}
+
+/**
+ * The character-gram part of each candidate's sparse score: the query's grams counted in the
+ * chunk's text and its paper's title (as indexing counts them), weighted as the stored
+ * vector would weigh them (`storedWeight` with the chunk's stored norm).
+ */
+export function gramScore(
+  grams: QueryFeatures["grams"],
+  text: { content: string; title: string; norm: number },
+): number {
+  if (grams.length === 0) return 0;
+  const content = foldText(text.content);
+  const title = foldText(text.title);
+  let score = 0;
+  for (const { gram, weight } of grams) {
+    const tf = occurrences(content, gram) + occurrences(title, gram);
+    if (tf > 0) score += weight * storedWeight(tf, text.norm);
+  }
+  return score;
 }
