@@ -4,7 +4,9 @@ import {
   countFeatures,
   countGrams,
   countLexemes,
+  countWantedGrams,
   GRAM_DIMS,
+  GramSet,
   gramId,
   gramStrings,
   occurrences,
@@ -102,12 +104,24 @@ describe("stored vectors", () => {
   it("count a query's gram strings in a text exactly as countGrams counts their ids", () => {
     const text = "Immunotherapy: the immune response of immunology, ünïcödé 𝛼-helix αβ";
     const counted = countGrams(text);
-    const folded = ` ${text.toLowerCase().normalize("NFKC").replace(/[^\p{L}\p{M}\p{N}]+/gu, " ").trim()} `;
+    const folded = ` ${text
+      .toLowerCase()
+      .normalize("NFKC")
+      .replace(/[^\p{L}\p{M}\p{N}]+/gu, " ")
+      .trim()} `;
     for (const [gram, id] of gramStrings(text)) {
       expect(gramId(gram)).toBe(id);
       expect(occurrences(folded, gram)).toBe(counted.get(id));
     }
     expect(gramStrings(text).size).toBe(counted.size);
+    const chosen = [...counted.keys()].filter((_, i) => i % 3 === 0);
+    const wanted = new GramSet(chosen);
+    const some = countWantedGrams(text, wanted, new Map());
+    expect([...some].sort()).toEqual([...counted].filter(([id]) => chosen.includes(id)).sort());
+    const ascii = "the cat sat on the mat, the end";
+    const all = countGrams(ascii);
+    expect(countWantedGrams(ascii, new GramSet(all.keys()), new Map())).toEqual(all);
+    expect(new GramSet([5]).has(6)).toBe(false);
     expect(occurrences("aaaa", "aaa")).toBe(2);
   });
 

@@ -24,17 +24,69 @@ export function foldText(text: string): string {
   return ` ${text.toLowerCase().normalize("NFKC").replace(NOT_WORD, " ").trim()} `;
 }
 
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const SURROGATE = /[\ud800-\udfff]/;
+const wordChars = new Map<number, boolean>();
+
+/** Whether a (non-surrogate) UTF-16 code unit is a letter, mark or number. */
+function isWordUnit(c: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  let word = wordChars.get(c);
+  if (word === undefined) {
+    word = WORD_CHAR.test(String.fromCharCode(c));
+    wordChars.set(c, word);
+  }
+  return word;
+}
+
 /**
- * Counts the character 4-grams of `text` (see `foldText`), so grams span word boundaries
- * (" the", "e ca") and catch morphology the English stemmer misses ("immuno" in
- * "immunotherapy" and "immunology"). Keys are hashed gram ids (see `gramId`), computed
- * without building the gram strings, because indexing spends most of its time here.
+ * The ids of the character 4-grams of `foldText(text)`, in order. Text without surrogate
+ * pairs (nearly all) is folded and hashed in one pass over its code units, with no
+ * intermediate strings: folding with a Unicode regular expression cost more than the
+ * hashing. Text with surrogate pairs takes the general path over code points.
  */
-export function countGrams(
-  text: string,
-  into: Map<number, number> = new Map(),
-): Map<number, number> {
-  const folded = foldText(text);
+export function gramIds(text: string): Int32Array {
+  const lowered = text.toLowerCase().normalize("NFKC");
+  if (SURROGATE.test(lowered)) return gramIdsOfPoints(foldText(text));
+  // The folded text is a space, the words separated by one space, and a space; the last
+  // three units are kept to hash each 4-gram as its fourth unit arrives.
+  const out = new Int32Array(lowered.length + 2);
+  let n = 0;
+  let u1 = 0;
+  let u2 = 0;
+  let u3 = 32;
+  let seen = 1;
+  let started = false;
+  let gap = false;
+  for (let i = 0; i <= lowered.length; i++) {
+    const last = i === lowered.length;
+    const c = last ? 32 : lowered.charCodeAt(i);
+    if (!last && !isWordUnit(c)) {
+      gap = true;
+      continue;
+    }
+    for (let k = !last && gap && started ? 2 : 1; k > 0; k--) {
+      const u = k === 2 ? 32 : c;
+      if (++seen >= 4) {
+        let h = FNV_OFFSET;
+        h = Math.imul(h ^ u1, FNV_PRIME);
+        h = Math.imul(h ^ u2, FNV_PRIME);
+        h = Math.imul(h ^ u3, FNV_PRIME);
+        h = Math.imul(h ^ u, FNV_PRIME);
+        out[n++] = ((h >>> 0) & GRAM_MASK) + 1;
+      }
+      u1 = u2;
+      u2 = u3;
+      u3 = u;
+    }
+    started = true;
+    gap = false;
+  }
+  return out.subarray(0, n);
+}
+
+/** The general path of `gramIds`: 4-grams of code points (surrogate pairs kept whole). */
+function gramIdsOfPoints(folded: string): Int32Array {
   const units: number[] = [];
   const starts: number[] = [];
   for (let i = 0; i < folded.length; i++) {
@@ -48,11 +100,71 @@ export function countGrams(
     }
   }
   starts.push(units.length);
+  const out = new Int32Array(Math.max(0, starts.length - 4));
   for (let g = 0; g + 4 < starts.length; g++) {
     let h = FNV_OFFSET;
     for (let u = starts[g]!; u < starts[g + 4]!; u++) h = Math.imul(h ^ units[u]!, FNV_PRIME);
-    const id = ((h >>> 0) & GRAM_MASK) + 1;
-    into.set(id, (into.get(id) ?? 0) + 1);
+    out[g] = ((h >>> 0) & GRAM_MASK) + 1;
+  }
+  return out;
+}
+
+/**
+ * Counts the character 4-grams of `text` (see `foldText`), so grams span word boundaries
+ * (" the", "e ca") and catch morphology the English stemmer misses ("immuno" in
+ * "immunotherapy" and "immunology"). Keys are hashed gram ids (see `gramId`), computed
+ * without building the gram strings, because indexing spends most of its time here.
+ */
+export function countGrams(
+  text: string,
+  into: Map<number, number> = new Map(),
+): Map<number, number> {
+  for (const id of gramIds(text)) into.set(id, (into.get(id) ?? 0) + 1);
+  return into;
+}
+
+/**
+ * A small set of gram ids for fast membership tests while scanning texts: open addressing
+ * in a typed array, because the query-time half of the sparse channel tests every gram of
+ * hundreds of candidate chunks against the query's few dozen.
+ */
+export class GramSet {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  constructor(ids: Iterable<number>) {
+    const list = [...ids];
+    let size = 64;
+    while (size < list.length * 4) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (const id of list) {
+      let at = (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
+      while (this.slots[at] !== 0 && this.slots[at] !== id) at = (at + 1) & this.mask;
+      this.slots[at] = id;
+    }
+  }
+  has(id: number): boolean {
+    let at = (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
+    for (;;) {
+      const slot = this.slots[at]!;
+      if (slot === id) return true;
+      if (slot === 0) return false;
+      at = (at + 1) & this.mask;
+    }
+  }
+}
+
+/**
+ * Adds to `into` the count of each character 4-gram of `text` (as `countGrams` counts it)
+ * that is in `wanted`, and ignores the others: the query-time half of the sparse channel.
+ */
+export function countWantedGrams(
+  text: string,
+  wanted: GramSet,
+  into: Map<number, number>,
+): Map<number, number> {
+  for (const id of gramIds(text)) {
+    if (wanted.has(id)) into.set(id, (into.get(id) ?? 0) + 1);
   }
   return into;
 }

@@ -45,8 +45,9 @@ interface ChunkFeatures {
   /** Stored sparse vector (words and bigrams) and the norm of the whole feature vector. */
   vector: string;
   norm: number;
-  /** Distinct feature ids (words, bigrams, character 4-grams), for their document frequencies. */
-  features: Set<number>;
+  /** Feature id → count, for their document frequencies: words and bigrams, character 4-grams. */
+  words: Map<number, number>;
+  grams: Map<number, number>;
 }
 
 /** Per-feature document frequencies a rebuild adds up in memory and writes once at the end. */
@@ -235,7 +236,8 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
       terms,
       vector,
       norm,
-      features: new Set([...words.keys(), ...grams.keys()]),
+      words,
+      grams,
     };
   });
 }
@@ -244,7 +246,12 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
 function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Frequencies {
   const out = into ?? Array.from({ length: SHARDS }, () => new Map<number, number>());
   for (const chunk of chunks) {
-    for (const f of chunk.features) {
+    for (const f of chunk.words.keys()) {
+      const shard = out[f & (SHARDS - 1)]!;
+      shard.set(f, (shard.get(f) ?? 0) + 1);
+    }
+    for (const f of chunk.grams.keys()) {
+      if (chunk.words.has(f)) continue;
       const shard = out[f & (SHARDS - 1)]!;
       shard.set(f, (shard.get(f) ?? 0) + 1);
     }

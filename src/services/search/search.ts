@@ -360,8 +360,7 @@ export async function rankChunks(
       channels.has("bm25") && bm25
         ? candidateZ(facts.map((f) => lexicalScores.get(f.chunkId) ?? 0))
         : null,
-    sparse:
-      channels.has("sparse") && features ? candidateZ(facts.map((f) => f.sparse ?? 0)) : null,
+    sparse: channels.has("sparse") && features ? candidateZ(facts.map((f) => f.sparse ?? 0)) : null,
     dense: channels.has("dense") && vector ? candidateZ(facts.map((f) => f.dense ?? 0)) : null,
   };
   const weights: Record<Channel, number> = {
@@ -425,7 +424,7 @@ async function candidateFacts(
   const sparseExpr = features?.words
     ? sql`-(s.grams <#> ${features.words}::sparsevec)`
     : sql`0::float8`;
-  const withText = (features?.grams.length ?? 0) > 0;
+  const withText = (features?.grams.size ?? 0) > 0;
   const text = withText
     ? sql`c.content, pv.title, s.norm`
     : sql`null::text as content, null::text as title, s.norm`;
@@ -463,7 +462,7 @@ async function candidateFacts(
       ? Number(r.sparse) +
         (r.content === null
           ? 0
-          : gramScore(features.grams, {
+          : gramScore(features, {
               content: r.content,
               title: r.title ?? "",
               norm: Number(r.norm),

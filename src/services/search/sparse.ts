@@ -3,10 +3,10 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
 import {
+  countGrams,
   countLexemes,
-  foldText,
-  gramStrings,
-  occurrences,
+  countWantedGrams,
+  GramSet,
   storedWeight,
   toSparsevec,
 } from "./grams.ts";
@@ -18,8 +18,9 @@ import {
 export interface QueryFeatures {
   /** pgvector text form of the word and bigram weights, or null when none is left. */
   words: string | null;
-  /** Character 4-grams of the query (folded text) with their weights. */
-  grams: { gram: string; weight: number }[];
+  /** Character 4-gram id → weight, and the same ids as a set to scan texts with. */
+  grams: Map<number, number>;
+  gramSet: GramSet;
 }
 
 /**
@@ -36,9 +37,7 @@ export async function queryFeatures(
   chunks: number,
 ): Promise<QueryFeatures | null> {
   const words = countLexemes(lexemes);
-  const gramIds = gramStrings(query);
-  const gramCounts = new Map<number, number>();
-  for (const [gram, id] of gramIds) gramCounts.set(id, occurrences(foldText(query), gram));
+  const gramCounts = countGrams(query);
   const ids = [...new Set([...words.keys(), ...gramCounts.keys()])];
   if (ids.length === 0 || chunks === 0) return null;
   const rows = await rowsOf<{ gram: number; df: number }>(
@@ -53,12 +52,14 @@ export async function queryFeatures(
   const weigh = (tf: number, id: number) => (1 + Math.log(tf)) * idf.get(id)! ** 2;
   const wordWeights = new Map<number, number>();
   for (const [id, tf] of words) if (idf.has(id)) wordWeights.set(id, weigh(tf, id));
-  const grams: QueryFeatures["grams"] = [];
-  for (const [gram, id] of gramIds) {
-    if (idf.has(id)) grams.push({ gram, weight: weigh(gramCounts.get(id)!, id) });
-  }
-  if (wordWeights.size === 0 && grams.length === 0) return null;
-  return { words: wordWeights.size > 0 ? toSparsevec(wordWeights) : null, grams };
+  const grams = new Map<number, number>();
+  for (const [id, tf] of gramCounts) if (idf.has(id)) grams.set(id, weigh(tf, id));
+  if (wordWeights.size === 0 && grams.size === 0) return null;
+  return {
+    words: wordWeights.size > 0 ? toSparsevec(wordWeights) : null,
+    grams,
+    gramSet: new GramSet(grams.keys()),
+  };
 }
 
 /**
@@ -67,16 +68,16 @@ export async function queryFeatures(
  * vector would weigh them (`storedWeight` with the chunk's stored norm).
  */
 export function gramScore(
-  grams: QueryFeatures["grams"],
+  { grams, gramSet }: Pick<QueryFeatures, "grams" | "gramSet">,
   text: { content: string; title: string; norm: number },
 ): number {
-  if (grams.length === 0) return 0;
-  const content = foldText(text.content);
-  const title = foldText(text.title);
+  if (grams.size === 0) return 0;
+  const counts = countWantedGrams(
+    text.title,
+    gramSet,
+    countWantedGrams(text.content, gramSet, new Map()),
+  );
   let score = 0;
-  for (const { gram, weight } of grams) {
-    const tf = occurrences(content, gram) + occurrences(title, gram);
-    if (tf > 0) score += weight * storedWeight(tf, text.norm);
-  }
+  for (const [id, tf] of counts) score += grams.get(id)! * storedWeight(tf, text.norm);
   return score;
 }
