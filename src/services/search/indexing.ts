@@ -161,21 +161,17 @@ export async function rebuildSearchIndex(
     );
     await db.execute(
       sql`insert into search_terms (term, df)
-          select term, count(*)::int from search_postings group by term`,
+          select term, count(*)::int from search_postings group by term order by term`,
     );
-    for (const shard of frequencies) {
-      const grams = [...shard.keys()];
-      for (let k = 0; k < grams.length; k += 100_000) {
-        const part = grams.slice(k, k + 100_000);
-        await db.execute(
-          sql`insert into search_grams (gram, df)
-              select * from unnest(${pgArray(part, "int4")},
-                                   ${pgArray(
-                                     part.map((g) => shard.get(g)!),
-                                     "int4",
-                                   )})`,
-        );
-      }
+    // In key order: the primary key's pages fill one after another instead of splitting.
+    const grams = Int32Array.from(frequencies.flatMap((shard) => [...shard.keys()])).sort();
+    for (let k = 0; k < grams.length; k += 100_000) {
+      const part = Array.from(grams.subarray(k, k + 100_000));
+      const df = part.map((g) => frequencies[g & (SHARDS - 1)]!.get(g)!);
+      await db.execute(
+        sql`insert into search_grams (gram, df)
+            select * from unnest(${pgArray(part, "int4")}, ${pgArray(df, "int4")})`,
+      );
     }
     // Vectors and queued work of chunks that are no longer searchable.
     await db.execute(
