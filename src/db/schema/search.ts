@@ -2,7 +2,6 @@
 import {
   bigint,
   customType,
-  doublePrecision,
   index,
   integer,
   jsonb,
@@ -33,12 +32,10 @@ export const searchChunks = pgTable(
     /** BM25 document length: lexeme occurrences in the chunk plus its paper's title. */
     length: integer("length").notNull(),
     /**
-     * The word and bigram part of the chunk's unit-length log-TF feature vector (the sparse
-     * channel); its character 4-grams are counted from the text at query time.
+     * Unit-length log-TF vector of the chunk's hashed words, bigrams and character 4-grams
+     * (the sparse channel). Its lexemes are not stored: removal recomputes them from the text.
      */
     grams: sparsevec("grams").notNull(),
-    /** Euclidean norm of the chunk's whole log-TF feature vector (words, bigrams, 4-grams). */
-    norm: doublePrecision("norm").notNull().default(0),
   },
   (t) => [index("search_chunks_paper_idx").on(t.paperId)],
 );

@@ -123,73 +123,6 @@ export function countGrams(
   return into;
 }
 
-/**
- * A small set of gram ids for fast membership tests while scanning texts: open addressing
- * in a typed array, because the query-time half of the sparse channel tests every gram of
- * hundreds of candidate chunks against the query's few dozen.
- */
-export class GramSet {
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  constructor(ids: Iterable<number>) {
-    const list = [...ids];
-    let size = 64;
-    while (size < list.length * 4) size *= 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-    for (const id of list) {
-      let at = (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
-      while (this.slots[at] !== 0 && this.slots[at] !== id) at = (at + 1) & this.mask;
-      this.slots[at] = id;
-    }
-  }
-  has(id: number): boolean {
-    let at = (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
-    for (;;) {
-      const slot = this.slots[at]!;
-      if (slot === id) return true;
-      if (slot === 0) return false;
-      at = (at + 1) & this.mask;
-    }
-  }
-}
-
-/**
- * Adds to `into` the count of each character 4-gram of `text` (as `countGrams` counts it)
- * that is in `wanted`, and ignores the others: the query-time half of the sparse channel.
- */
-export function countWantedGrams(
-  text: string,
-  wanted: GramSet,
-  into: Map<number, number>,
-): Map<number, number> {
-  for (const id of gramIds(text)) {
-    if (wanted.has(id)) into.set(id, (into.get(id) ?? 0) + 1);
-  }
-  return into;
-}
-
-/**
- * The distinct character 4-grams of `text` as strings (four code points of `foldText`),
- * each with its id: `gramId(gram)` is the id `countGrams` gives it.
- */
-export function gramStrings(text: string): Map<string, number> {
-  const points = [...foldText(text)];
-  const out = new Map<string, number>();
-  for (let g = 0; g + 4 <= points.length; g++) {
-    const gram = points.slice(g, g + 4).join("");
-    if (!out.has(gram)) out.set(gram, gramId(gram));
-  }
-  return out;
-}
-
-/** Occurrences of `needle` in `haystack`, overlapping ones included ("aaaa" holds "aaa" twice). */
-export function occurrences(haystack: string, needle: string): number {
-  let n = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) n++;
-  return n;
-}
-
 /** Prefixes that keep word and bigram features apart from character grams (which never hold control characters). */
 const WORD = "\u0001";
 const BIGRAM = "\u0002";
@@ -231,43 +164,27 @@ export function gramId(gram: string): number {
   return ((h >>> 0) & GRAM_MASK) + 1;
 }
 
-/** Sublinear term frequency, a feature's weight before normalisation. */
-function logTf(tf: number): number {
-  return 1 + Math.log(tf);
-}
-
 /**
- * A feature's stored weight in a chunk whose full feature vector has Euclidean norm `norm`
- * (of the log-TF weights): the unit vector's component times a constant (no ranking sees
- * the constant: channels are z-scored per query), rounded to an integer.
+ * A chunk's stored gram vector in pgvector's text form: sublinear term frequency
+ * (1 + ln tf), scaled to unit length (times a constant, which no ranking sees: channels are
+ * z-scored per query). IDF is deliberately left out and applied to the query instead, so a
+ * stored vector never goes stale as the archive grows.
  */
-export function storedWeight(tf: number, norm: number): number {
-  return norm > 0 ? Math.max(1, Math.round(logTf(tf) * (STORED_SCALE / norm))) : 0;
-}
-
-/**
- * What a chunk stores for the sparse channel: the Euclidean norm of its whole feature vector
- * (sublinear term frequency 1 + ln tf of words, bigrams and character 4-grams), and the
- * word and bigram part of the unit vector in pgvector's text form. Character grams, three
- * quarters of a chunk's features, are not stored: a query's are counted in its candidates'
- * text when it runs (`gramScores` in sparse.ts), with the same weights. IDF is deliberately
- * left out and applied to the query instead, so a stored vector never goes stale as the
- * archive grows.
- */
-export function storedFeatures(
-  words: Map<number, number>,
-  grams: Map<number, number>,
-): { vector: string; norm: number } {
-  let squares = 0;
-  for (const tf of words.values()) squares += logTf(tf) ** 2;
-  for (const tf of grams.values()) squares += logTf(tf) ** 2;
-  const norm = Math.sqrt(squares);
-  const ids = Int32Array.from(words.keys()).sort();
+export function storedGramVector(counts: Map<number, number>): string {
+  const ids = Int32Array.from(counts.keys()).sort();
+  const weights = new Float64Array(ids.length);
+  let norm = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const w = 1 + Math.log(counts.get(ids[i]!)!);
+    weights[i] = w;
+    norm += w * w;
+  }
+  const scale = norm > 0 ? STORED_SCALE / Math.sqrt(norm) : 0;
   const parts = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    parts[i] = `${ids[i]}:${storedWeight(words.get(ids[i]!)!, norm)}`;
+    parts[i] = `${ids[i]}:${Math.max(1, Math.round(weights[i]! * scale))}`;
   }
-  return { vector: `{${parts.join(",")}}/${GRAM_DIMS}`, norm };
+  return `{${parts.join(",")}}/${GRAM_DIMS}`;
 }
 
 /** pgvector's text form of a sparse vector with arbitrary weights, indices ascending. */

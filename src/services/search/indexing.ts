@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
-import { countGrams, countLexemes, storedFeatures } from "./grams.ts";
+import { countGrams, countLexemes, storedGramVector } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
 export const INDEX_FORMAT = "quire-search/5";
@@ -42,12 +42,10 @@ interface ChunkFeatures {
   length: number;
   /** Lexeme → term frequency (the chunk's postings). */
   terms: Map<string, number>;
-  /** Stored sparse vector (words and bigrams) and the norm of the whole feature vector. */
+  /** Stored sparse vector (words, bigrams, character 4-grams). */
   vector: string;
-  norm: number;
-  /** Feature id → count, for their document frequencies: words and bigrams, character 4-grams. */
-  words: Map<number, number>;
-  grams: Map<number, number>;
+  /** Feature id → count in the chunk (their document frequencies count the chunk once). */
+  features: Map<number, number>;
 }
 
 /** Per-feature document frequencies a rebuild adds up in memory and writes once at the end. */
@@ -221,19 +219,19 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
     const terms = new Map<string, number>();
     for (const lexeme of row.lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
     for (const lexeme of row.title_lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
-    const words = countLexemes(row.title_lexemes, countLexemes(row.lexemes));
-    const grams = countGrams(row.title, countGrams(row.content));
-    const { vector, norm } = storedFeatures(words, grams);
+    // Grams and lexemes of the text, then of the title, in one map (as queries count them).
+    const features = countLexemes(
+      row.title_lexemes,
+      countGrams(row.title, countLexemes(row.lexemes, countGrams(row.content))),
+    );
     return {
       id: Number(row.id),
       paperId: row.paper_id,
       version: Number(row.version),
       length: row.lexemes.length + row.title_lexemes.length,
       terms,
-      vector,
-      norm,
-      words,
-      grams,
+      vector: storedGramVector(features),
+      features,
     };
   });
 }
@@ -242,12 +240,7 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
 function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Frequencies {
   const out = into ?? Array.from({ length: SHARDS }, () => new Map<number, number>());
   for (const chunk of chunks) {
-    for (const f of chunk.words.keys()) {
-      const shard = out[f & (SHARDS - 1)]!;
-      shard.set(f, (shard.get(f) ?? 0) + 1);
-    }
-    for (const f of chunk.grams.keys()) {
-      if (chunk.words.has(f)) continue;
+    for (const f of chunk.features.keys()) {
       const shard = out[f & (SHARDS - 1)]!;
       shard.set(f, (shard.get(f) ?? 0) + 1);
     }
@@ -309,16 +302,16 @@ async function addToIndex(
     "int4",
   );
   await db.execute(
-    sql`insert into search_chunks (chunk_id, paper_id, version, length, grams, norm)
-        select id, paper_id, version, length, grams::sparsevec, norm
+    sql`insert into search_chunks (chunk_id, paper_id, version, length, grams)
+        select id, paper_id, version, length, grams::sparsevec
         from unnest(${ids}, ${paperIds}, ${pgArray(
           chunks.map((c) => c.version),
           "int4",
         )}, ${lengths}, ${pgArray(
           chunks.map((c) => c.vector),
           "text",
-        )}, ${sql.param(chunks.map((c) => c.norm))}::float8[])
-          as x(id, paper_id, version, length, grams, norm)`,
+        )})
+          as x(id, paper_id, version, length, grams)`,
   );
   await db.execute(
     sql`insert into search_postings (term, chunk_id, tf, length)

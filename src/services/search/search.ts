@@ -22,7 +22,7 @@ import {
   type SearchResult,
 } from "./schemas.ts";
 import { type SearchSettings, searchSettings } from "./settings.ts";
-import { gramScore, type QueryFeatures, queryFeatures } from "./sparse.ts";
+import { queryGramVector } from "./sparse.ts";
 import type { SearchLanguage } from "./translate.ts";
 
 export type { SearchMode };
@@ -325,9 +325,9 @@ export async function rankChunks(
   const bm25 = lexical
     ? await bm25Candidates(db, query, settings, depth, internals.configs ?? ORIGINAL_CONFIGS)
     : null;
-  const features =
+  const gramVector =
     channels.has("sparse") && bm25 && bm25.hits.length > 0
-      ? await queryFeatures(db, query, bm25.lexemes, bm25.chunks)
+      ? await queryGramVector(db, query, bm25.lexemes, bm25.chunks)
       : null;
   const vector = embedding ? await embedding : null;
   const dense =
@@ -345,7 +345,7 @@ export async function rankChunks(
   const candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
   for (const hit of dense) candidates.add(hit.chunkId);
   if (candidates.size === 0) return [];
-  const facts = await candidateFacts(db, [...candidates], features, denseSpec);
+  const facts = await candidateFacts(db, [...candidates], gramVector, denseSpec);
   if (facts.length === 0) return [];
 
   const lexicalScores = new Map(bm25?.hits.map((h) => [h.chunkId, h.score]) ?? []);
@@ -360,7 +360,8 @@ export async function rankChunks(
       channels.has("bm25") && bm25
         ? candidateZ(facts.map((f) => lexicalScores.get(f.chunkId) ?? 0))
         : null,
-    sparse: channels.has("sparse") && features ? candidateZ(facts.map((f) => f.sparse ?? 0)) : null,
+    sparse:
+      channels.has("sparse") && gramVector ? candidateZ(facts.map((f) => f.sparse ?? 0)) : null,
     dense: channels.has("dense") && vector ? candidateZ(facts.map((f) => f.dense ?? 0)) : null,
   };
   const weights: Record<Channel, number> = {
@@ -411,27 +412,16 @@ interface Fact {
 }
 
 /**
- * Per candidate: sparse similarity (words and bigrams in the database, character grams
- * counted in the candidate's text here: see sparse.ts) and dense similarity, only for
- * candidates that are chunks of the current version of a published paper.
+ * Per candidate: character-gram similarity and dense similarity, computed in the database,
+ * and only for candidates that are chunks of the current version of a published paper.
  */
 async function candidateFacts(
   db: Db,
   ids: number[],
-  features: QueryFeatures | null,
+  gramVector: string | null,
   dense: { model: string; vector: readonly number[] } | null,
 ): Promise<Fact[]> {
-  const sparseExpr = features?.words
-    ? sql`-(s.grams <#> ${features.words}::sparsevec)`
-    : sql`0::float8`;
-  const withText = (features?.grams.size ?? 0) > 0;
-  const text = withText
-    ? sql`c.content, pv.title, s.norm`
-    : sql`null::text as content, null::text as title, s.norm`;
-  const textJoin = withText
-    ? sql`join chunks c on c.id = s.chunk_id
-          join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version`
-    : sql``;
+  const sparseExpr = gramVector ? sql`-(s.grams <#> ${gramVector}::sparsevec)` : sql`null::float8`;
   let denseExpr = sql`null::float8`;
   let denseJoin = sql``;
   if (dense) {
@@ -442,32 +432,19 @@ async function candidateFacts(
   }
   const rows = await rowsOf<{
     chunk_id: string | number;
-    sparse: number;
+    sparse: number | null;
     dense: number | null;
-    content: string | null;
-    title: string | null;
-    norm: number;
   }>(
     db,
-    sql`select s.chunk_id::int8 as chunk_id, ${sparseExpr} as sparse, ${denseExpr} as dense, ${text}
+    sql`select s.chunk_id::int8 as chunk_id, ${sparseExpr} as sparse, ${denseExpr} as dense
         from search_chunks s
         join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
-        ${textJoin}
         ${denseJoin}
         where s.chunk_id = any(${pgArray(ids, "int8")})`,
   );
   return rows.map((r) => ({
     chunkId: Number(r.chunk_id),
-    sparse: features
-      ? Number(r.sparse) +
-        (r.content === null
-          ? 0
-          : gramScore(features, {
-              content: r.content,
-              title: r.title ?? "",
-              norm: Number(r.norm),
-            }))
-      : null,
+    sparse: r.sparse === null ? null : Number(r.sparse),
     dense: r.dense === null ? null : Number(r.dense),
   }));
 }
