@@ -2,7 +2,9 @@
  * @module Start-up benchmark: seconds from spawning `quire serve` (embedded engine, sample
  * papers) to its first 200 on /api/v1/papers, for a first start (empty data directory:
  * migrations and the samples) and warm starts (the same directory again), against a bare
- * Node HTTP server spawned the same way in the same run.
+ * Node HTTP server spawned the same way in the same run. Also the seconds until /readyz
+ * answers 200 ("ready": the start-up work after listen, such as loading the samples into
+ * the empty archive of a first start, is done).
  *
  *   npm run bench:start
  *   npm run bench:start -- --smoke   # one start of each (CI)
@@ -12,7 +14,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../src/testing/scratch.ts";
@@ -23,12 +25,23 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? orSmoke(5, 1));
 const BARE =
   "require('node:http').createServer((q,s)=>{s.setHeader('content-type','application/json');s.end('{\"ok\":true}')}).listen(Number(process.env.PORT),'127.0.0.1')";
 
-/** Spawns `args` with PORT set, polls `path` until a 200, returns the seconds, stops it. */
+interface StartTimes {
+  /** Seconds to the first 200 on the path. */
+  answer: number;
+  /** Seconds to the first 200 on the ready path (at or after the answer). */
+  ready: number;
+}
+
+/**
+ * Spawns `args` with PORT set, polls `path` until a 200, then `readyPath` until a 200; returns
+ * the seconds to each and stops it.
+ */
 async function timeStart(
   args: string[],
   env: Record<string, string>,
   path: string,
-): Promise<number> {
+  readyPath = path,
+): Promise<StartTimes> {
   const port = await freePort();
   const started = performance.now();
   // The embedded engine on its own port, whatever the calling environment configures.
@@ -56,20 +69,27 @@ async function timeStart(
   child.on("exit", () => {
     exited = true;
   });
-  try {
+  /** Seconds until `target` answers 200; any other status of `target` is an error. */
+  const poll = async (target: string, accept: number[]): Promise<number> => {
     for (;;) {
       if (exited) throw new Error(`${args.join(" ")} exited before answering: ${stderr}`);
       try {
-        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        const res = await fetch(`http://127.0.0.1:${port}${target}`);
         await res.arrayBuffer();
         if (res.status === 200) return (performance.now() - started) / 1000;
-        throw new Error(`${path} answered ${res.status}`);
+        if (!accept.includes(res.status)) throw new Error(`${target} answered ${res.status}`);
       } catch (error) {
         if (error instanceof Error && error.message.includes("answered")) throw error;
       }
       if (performance.now() - started > 120_000) throw new Error("no answer within 120 s");
       await new Promise((r) => setTimeout(r, 5));
     }
+  };
+  try {
+    const answer = await poll(path, []);
+    // /readyz says 503 while the start-up work runs: expected, polled on.
+    const ready = readyPath === path ? answer : await poll(readyPath, [503]);
+    return { answer, ready };
   } finally {
     if (!exited) {
       const gone = new Promise((r) => child.once("exit", r));
@@ -89,27 +109,38 @@ try {
   const serve = ["bin/quire.js", "serve"];
   const env = { DATA_DIR: join(dataDir, "data"), SEED_SAMPLES: "true" };
   const bare: number[] = [];
-  const warm: number[] = [];
-  const first = await timeStart(serve, env, "/api/v1/papers");
+  const warm: StartTimes[] = [];
+  const first = await timeStart(serve, env, "/api/v1/papers", "/readyz");
   for (let i = 0; i < REPEATS; i++) {
-    bare.push(await timeStart(["-e", BARE], {}, "/"));
-    warm.push(await timeStart(serve, env, "/api/v1/papers"));
+    bare.push((await timeStart(["-e", BARE], {}, "/")).answer);
+    warm.push(await timeStart(serve, env, "/api/v1/papers", "/readyz"));
   }
   samples("warm starts", warm.length);
   const bareS = figure("bare start", median(bare));
-  const warmS = figure("warm start", median(warm));
-  const firstS = figure("first start", first);
-  console.log("embedded engine, sample papers; seconds from spawn to the first 200 (median)");
-  console.log("| start | seconds | vs bare Node | target |");
-  console.log("| --- | --- | --- | --- |");
-  console.log(`| bare Node HTTP server | ${bareS.toFixed(2)} | 1.0 | - |`);
+  const warmS = figure("warm start", median(warm.map((w) => w.answer)));
+  const warmReadyS = figure("warm ready", median(warm.map((w) => w.ready)));
+  const firstS = figure("first start", first.answer);
+  const firstReadyS = figure("first ready", first.ready);
+  const met = (s: number, target: number) => `≤ ${target} s: ${s <= target ? "met" : "NOT met"}`;
   console.log(
-    `| quire serve, first (empty directory) | ${firstS.toFixed(2)} | ${figure("first ratio", firstS / bareS).toFixed(1)} | ≤ 5 s: ${firstS <= 5 ? "met" : "NOT met"} |`,
+    "embedded engine, sample papers; seconds from spawn to the first 200 on /api/v1/papers, " +
+      "and to /readyz 200 (start-up work done); medians of warm starts",
+  );
+  console.log("| start | first answer (s) | vs bare Node | ready (s) | target (first answer) |");
+  console.log("| --- | --- | --- | --- | --- |");
+  console.log(`| bare Node HTTP server | ${bareS.toFixed(2)} | 1.0 | - | - |`);
+  console.log(
+    `| quire serve, first (empty directory) | ${firstS.toFixed(2)} | ${figure("first ratio", firstS / bareS).toFixed(1)} | ${firstReadyS.toFixed(2)} | ${met(firstS, 5)} |`,
   );
   console.log(
-    `| quire serve, warm | ${warmS.toFixed(2)} | ${figure("warm ratio", warmS / bareS).toFixed(1)} | ≤ 1 s: ${warmS <= 1 ? "met" : "NOT met"} |`,
+    `| quire serve, warm | ${warmS.toFixed(2)} | ${figure("warm ratio", warmS / bareS).toFixed(1)} | ${warmReadyS.toFixed(2)} | ${met(warmS, 1)} |`,
   );
-  console.log(`warm starts: ${warm.map((s) => s.toFixed(2)).join(", ")} s`);
+  console.log(`warm starts: ${warm.map((w) => w.answer.toFixed(2)).join(", ")} s`);
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} on ${availableParallelism()} cores`,
+  );
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -27,6 +27,11 @@ export interface Runtime {
   logger: Logger;
   database: Database;
   services: ServiceContext;
+  /**
+   * Settles once the search index is checked and, when missing or of another format, rebuilt
+   * (already settled unless `deferPreparation` was asked for).
+   */
+  prepared: Promise<void>;
   /** Prometheus instruments, when asked for (the server). */
   metrics?: Metrics;
   /**
@@ -57,6 +62,11 @@ export interface RuntimeOptions {
   metrics?: boolean;
   /** Keep a response cache (RESPONSE_CACHE_MB; the server), listening for archive changes. */
   responseCache?: boolean;
+  /**
+   * Return before the search index is checked (and rebuilt, when it must be): `prepared`
+   * settles when it is. The server listens meanwhile and reports "starting" on /readyz.
+   */
+  deferPreparation?: boolean;
 }
 
 /** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
@@ -158,13 +168,20 @@ export async function openRuntime(
     if (stats) metrics.watchPool(() => stats());
     metrics.watchQueue(() => queueStats(database.db));
   }
-  try {
-    // Instances starting together on one PostgreSQL database take turns (see exclusive()).
-    await database.exclusive(() => prepareSearch(services));
-  } catch (error) {
-    await database.close();
-    unlock();
-    throw error;
+  // Instances starting together on one PostgreSQL database take turns (see exclusive()).
+  const prepared = database.exclusive(() => prepareSearch(services)).then(() => undefined);
+  if (options.deferPreparation) {
+    // Handled by whoever awaits `prepared`; this only keeps an early failure from counting as
+    // unhandled while the rest of the runtime opens.
+    prepared.catch(() => {});
+  } else {
+    try {
+      await prepared;
+    } catch (error) {
+      await database.close();
+      unlock();
+      throw error;
+    }
   }
   if (options.rateLimits !== false) {
     // Never fails: an unreachable Redis is logged and counted around (see ratelimit/redis.ts).
@@ -215,6 +232,7 @@ export async function openRuntime(
     logger: log,
     database,
     services,
+    prepared,
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
     stopBackground,
@@ -222,6 +240,8 @@ export async function openRuntime(
       await stopListening?.();
       await admin?.close();
       await stopBackground();
+      // A deferred search preparation still running finishes first; its outcome was reported.
+      await prepared.catch(() => {});
       await services.rateLimits?.close();
       await services.mailer?.close();
       await services.translator?.close();

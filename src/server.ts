@@ -16,6 +16,11 @@ export interface RunningServer {
   /** The metrics port, when METRICS_PORT is set. */
   metricsPort?: number;
   /**
+   * Settles when the work done after listening (search index, sample papers) is done; rejects
+   * when it failed (the CLI then stops the server and exits 1).
+   */
+  started: Promise<void>;
+  /**
    * Graceful stop (see `shutDown`); resolves once everything is closed. Idempotent: every
    * call returns the same promise.
    */
@@ -24,20 +29,22 @@ export interface RunningServer {
   forceClose(): void;
 }
 
-/** Opens the database (migrating it), seeds an empty archive, and listens on PORT. */
+/**
+ * Opens the database (migrating it when it lacks a bundled migration) and listens on PORT;
+ * then checks the search index and seeds an empty archive while already answering, with
+ * /readyz saying "starting" until that is done (docs/adr/0026-start-up.md).
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
+  const begun = performance.now();
   const runtime = await openRuntime(config, undefined, {
     background: true,
     metrics: true,
     responseCache: true,
+    deferPreparation: true,
   });
+  const opened = performance.now();
   const { logger, metrics } = runtime;
-  if (config.SEED_SAMPLES) {
-    // Under the startup lock: of instances starting together, only the first seeds.
-    const seeded = await runtime.database.exclusive(() => seedSamplePapers(runtime.services));
-    if (seeded) logger.info({ ...seeded }, "loaded the sample papers into the empty archive");
-  }
-  const lifecycle = createLifecycle();
+  const lifecycle = createLifecycle({ starting: true });
   const app = buildApp({
     services: runtime.services,
     logger,
@@ -69,15 +76,39 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ...(metricsPort !== undefined ? { metrics_port: metricsPort } : {}),
       database: runtime.database.kind,
       location: runtime.database.location,
+      // Milliseconds since the process started: modules loaded, runtime (database) open,
+      // listening.
+      startup_ms: { modules: ms(begun), runtime: ms(opened), listening: ms(performance.now()) },
     },
     `Quire is serving on http://localhost:${port}`,
   );
+  const startupWork = (async () => {
+    await runtime.prepared;
+    if (config.SEED_SAMPLES) {
+      // Under the startup lock: of instances starting together, only the first seeds.
+      const seeded = await runtime.database.exclusive(() => seedSamplePapers(runtime.services));
+      if (seeded) logger.info({ ...seeded }, "loaded the sample papers into the empty archive");
+    }
+  })().then(
+    () => {
+      lifecycle.startupDone(true);
+      logger.info({ ms: ms(performance.now()) }, "ready: start-up work done");
+    },
+    (error: unknown) => {
+      lifecycle.startupDone(false);
+      logger.error({ err: error }, "start-up work failed");
+      throw error;
+    },
+  );
+  // Handled by the CLI through `started`; this keeps it from counting as unhandled meanwhile.
+  startupWork.catch(() => {});
 
   let force: (() => void) | undefined;
   let closing: Promise<void> | null = null;
   return {
     port,
     logger,
+    started: startupWork,
     ...(metricsPort !== undefined ? { metricsPort } : {}),
     forceClose: () => force?.(),
     close: () => {
@@ -104,6 +135,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
           await Promise.race([lifecycle.idle(), delay(1000)]);
         }
         await background;
+        // Start-up work still running (seeding the samples) ends before the database closes.
+        await startupWork.catch(() => {});
         if (metricsServer) {
           await drain(metricsServer, 0, () => {});
         }
@@ -148,6 +181,10 @@ function listen(
 function portOf(server: Server, fallback: number): number {
   const address = server.address();
   return typeof address === "object" && address ? address.port : fallback;
+}
+
+function ms(value: number): number {
+  return Math.round(value);
 }
 
 function delay(ms: number): Promise<void> {

@@ -101,6 +101,15 @@ async function serveCommand(): Promise<number> {
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
+    // Start-up work after listen that failed (logged by the server) stops the server: exit 1.
+    server.started.catch(() => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      server.close().then(
+        () => resolve(1),
+        () => resolve(1),
+      );
+    });
   });
   process.off("SIGTERM", server.forceClose);
   process.off("SIGINT", server.forceClose);

@@ -5,8 +5,10 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type pg from "pg";
+import { migrationState } from "./migrations-state.ts";
 import { type ReplicaHealth, type ReplicaLogger, ReplicaPool } from "./read-replica.ts";
 import * as schema from "./schema/index.ts";
+import { rowsOf } from "./sql.ts";
 
 export type Schema = typeof schema;
 /** The Drizzle database both engines satisfy; services only ever see this type. */
@@ -105,18 +107,43 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
     : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
-  if (options.migrate !== false) {
-    try {
+  try {
+    // Drizzle's journal is the schema's fingerprint: when it already lists every bundled
+    // migration, the migrator (DDL under the startup lock) is skipped; a start with nothing
+    // to migrate pays one catalog query (docs/adr/0026-start-up.md).
+    if (options.migrate !== false && (await migrationState(database.db)).pending.length > 0) {
       await database.exclusive(() => runMigrations(database));
-    } catch (error) {
-      await database.close();
-      throw error;
     }
+    // PGlite runs no autovacuum, so it never gathers planner statistics by itself; without
+    // them the planner scans instead of using indexes.
+    if (database.kind === "pglite") await analyzeDrifted(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
   }
-  // PGlite runs no autovacuum, so it never gathers planner statistics by itself; without
-  // them the planner scans instead of using indexes. ANALYZE samples, so it stays cheap.
-  if (database.kind === "pglite") await database.db.execute(sql`analyze`);
   return database;
+}
+
+/**
+ * ANALYZEs the tables whose planner statistics are missing or stale: never analyzed, or
+ * whose size in pages moved by more than a tenth (and 8 pages) since the last ANALYZE
+ * recorded it. PostgreSQL's autovacuum does this on its own; PGlite has none. A warm start
+ * of an unchanged archive analyzes nothing. Returns the tables analyzed.
+ */
+export async function analyzeDrifted(db: Db): Promise<string[]> {
+  const drifted = await rowsOf<{ name: string }>(
+    db,
+    sql`select quote_ident(c.relname) as name
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'm')
+          and (c.reltuples < 0
+               or abs(pg_relation_size(c.oid) / current_setting('block_size')::int - c.relpages)
+                  > greatest(8, c.relpages / 10))
+        order by 1`,
+  );
+  const names = drifted.map((r) => r.name);
+  if (names.length > 0) await db.execute(sql.raw(`analyze ${names.join(", ")}`));
+  return names;
 }
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {

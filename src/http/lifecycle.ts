@@ -1,8 +1,15 @@
 /** @module A server's life as the app sees it: serving or draining, and requests in flight. */
 
+/** Work a server does after it listens (search index, sample papers): where it stands. */
+export type StartupState = "starting" | "ok" | "failing";
+
 export interface Lifecycle {
   /** True once shutdown began: /readyz answers 503 and responses close their connection. */
   readonly draining: boolean;
+  /** "starting" while start-up work after listen runs: /readyz answers 503 until "ok". */
+  readonly startup: StartupState;
+  /** Start-up work finished (`ok`) or failed. */
+  startupDone(ok: boolean): void;
   /** Requests whose handler has not returned yet. */
   readonly inFlight: number;
   startDrain(): void;
@@ -12,7 +19,9 @@ export interface Lifecycle {
   idle(): Promise<void>;
 }
 
-export function createLifecycle(): Lifecycle {
+/** A server's lifecycle; `starting` when it has start-up work to finish after listening. */
+export function createLifecycle(options: { starting?: boolean } = {}): Lifecycle {
+  let startup: StartupState = options.starting ? "starting" : "ok";
   let draining = false;
   let inFlight = 0;
   let waiters: (() => void)[] = [];
@@ -22,6 +31,12 @@ export function createLifecycle(): Lifecycle {
     },
     get inFlight() {
       return inFlight;
+    },
+    get startup() {
+      return startup;
+    },
+    startupDone(ok) {
+      startup = ok ? "ok" : "failing";
     },
     startDrain() {
       draining = true;

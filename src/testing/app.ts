@@ -46,6 +46,8 @@ export async function createTestApp(
     responseCacheMb?: number;
     /** Use this database (another instance's, say) instead of a fresh one; not closed. */
     database?: Database;
+    /** The app of a server still doing its start-up work (`lifecycle.startupDone` ends it). */
+    starting?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
@@ -69,7 +71,7 @@ export async function createTestApp(
   const metrics = createMetrics({ buckets: BUCKET_NAMES });
   const stats = database.stats;
   if (stats) metrics.watchPool(() => stats());
-  const lifecycle = createLifecycle();
+  const lifecycle = createLifecycle({ starting: options.starting ?? false });
   let responseCache: ResponseCache | undefined;
   let stopListening: (() => Promise<void>) | undefined;
   if (options.responseCacheMb) {

@@ -149,6 +149,31 @@ describe("an embedding backend that fails", () => {
   });
 });
 
+describe("while the server finishes its start-up work", () => {
+  it("is 503 'starting' until the work is done, 'not_ready' if it failed, while reads answer", async () => {
+    const starting = await createTestApp({ starting: true });
+    try {
+      const before = await readyz(starting);
+      expect(before.res.status).toBe(503);
+      expect(before.body.status).toBe("starting");
+      expect(before.body.checks.startup).toEqual({ status: "starting", critical: true });
+      expect(before.body.checks.database?.status).toBe("ok");
+      expect((await starting.app.request("/api/v1/papers")).status).toBe(200);
+      starting.lifecycle.startupDone(true);
+      const after = await readyz(starting);
+      expect(after.res.status).toBe(200);
+      expect(after.body.status).toBe("ready");
+      starting.lifecycle.startupDone(false);
+      const failed = await readyz(starting);
+      expect(failed.res.status).toBe(503);
+      expect(failed.body.status).toBe("not_ready");
+      expect(failed.body.checks.startup).toMatchObject({ status: "failing", critical: true });
+    } finally {
+      await starting.close();
+    }
+  });
+});
+
 describe("during shutdown", () => {
   it("is 503 with the shutdown check draining, and every response closes its connection", async () => {
     expect((await test.app.request("/api/v1/papers")).headers.get("connection")).toBeNull();

@@ -43,8 +43,17 @@ describe("/readyz", () => {
     };
     expect(body.status).toBe("ready");
     expect(Object.keys(body.checks).sort()).toEqual(
-      ["cross_lingual", "database", "embeddings", "migrations", "rate_limits", "shutdown"].sort(),
+      [
+        "cross_lingual",
+        "database",
+        "embeddings",
+        "migrations",
+        "rate_limits",
+        "shutdown",
+        "startup",
+      ].sort(),
     );
+    expect(body.checks.startup).toEqual({ status: "ok", critical: true });
     expect(body.checks.shutdown).toEqual({ status: "ok", critical: true });
     expect(body.checks.database).toMatchObject({ status: "ok", critical: true });
     expect(body.checks.migrations).toMatchObject({ status: "ok", critical: true });

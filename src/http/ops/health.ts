@@ -9,15 +9,17 @@ const NO_STORE = { "cache-control": "no-store" };
 /**
  * `/healthz` says the process runs its event loop and nothing more: no I/O, so a slow
  * database never gets a live process restarted. `/readyz` says whether to send it traffic:
- * 200 when ready (or degraded), 503 with every check when not, including while it drains at
- * shutdown. Neither draws on a rate limit (see middleware/rate-limit.ts).
+ * 200 when ready (or degraded), 503 with every check when not, including while start-up work
+ * after listen runs ("starting") and while it drains at shutdown. Neither draws on a rate limit (see middleware/rate-limit.ts).
  */
 export function registerHealth(app: OpenAPIHono<AppEnv>, deps: { lifecycle: Lifecycle }): void {
   app.get("/healthz", (c) => c.json({ status: "ok" }, 200, NO_STORE));
   app.get("/readyz", async (c) => {
     const report = await checkReadiness(c.get("ctx"), {
       draining: () => deps.lifecycle.draining,
+      startup: () => deps.lifecycle.startup,
     });
-    return c.json(report, report.status === "not_ready" ? 503 : 200, NO_STORE);
+    const unready = report.status === "not_ready" || report.status === "starting";
+    return c.json(report, unready ? 503 : 200, NO_STORE);
   });
 }

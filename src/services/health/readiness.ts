@@ -4,7 +4,7 @@ import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
 import { CROSS_LINGUAL_HOWTO } from "../search/translate.ts";
 
-export type CheckStatus = "ok" | "failing" | "draining" | "not_configured" | "unknown";
+export type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
 
 export interface Check {
   status: CheckStatus;
@@ -16,9 +16,13 @@ export interface Check {
 }
 
 export interface Readiness {
-  /** `ready` (200), `degraded` (200: a non-critical dependency fails), `not_ready` (503). */
-  status: "ready" | "degraded" | "not_ready";
+  /**
+   * `ready` (200), `degraded` (200: a non-critical dependency fails), `starting` (503: start-up
+   * work after listen still runs, nothing has failed), `not_ready` (503).
+   */
+  status: "ready" | "degraded" | "starting" | "not_ready";
   checks: {
+    startup: Check;
     shutdown: Check;
     database: Check;
     migrations: Check;
@@ -47,7 +51,12 @@ export const CHECK_TIMEOUT_MS = 2000;
  */
 export async function checkReadiness(
   ctx: ServiceContext,
-  input: { draining: () => boolean; timeoutMs?: number },
+  input: {
+    draining: () => boolean;
+    /** Start-up work after listen (search index, samples); "ok" when there is none. */
+    startup?: () => "starting" | "ok" | "failing";
+    timeoutMs?: number;
+  },
 ): Promise<Readiness> {
   const timeoutMs = input.timeoutMs ?? CHECK_TIMEOUT_MS;
   const [database, migrations, rateLimits] = await Promise.all([
@@ -119,7 +128,13 @@ export async function checkReadiness(
         critical: false,
         detail: `cross-lingual search is off; to turn it on, ${CROSS_LINGUAL_HOWTO}`,
       };
+  const startup = input.startup?.() ?? "ok";
   const checks = {
+    startup: {
+      status: startup,
+      critical: true,
+      ...(startup === "failing" ? { detail: "start-up work failed; see the log" } : {}),
+    } as Check,
     // Read after the checks: a shutdown that began while they ran already counts.
     shutdown: { status: input.draining() ? "draining" : "ok", critical: true } as Check,
     database,
@@ -129,11 +144,14 @@ export async function checkReadiness(
     cross_lingual: crossLingual,
   };
   const all = Object.values(checks);
-  const status = all.some((c) => c.critical && c.status !== "ok")
+  const blocking = all.filter((c) => c.critical && c.status !== "ok");
+  const status = blocking.some((c) => c.status !== "starting")
     ? "not_ready"
-    : all.some((c) => c.status === "failing")
-      ? "degraded"
-      : "ready";
+    : blocking.length > 0
+      ? "starting"
+      : all.some((c) => c.status === "failing")
+        ? "degraded"
+        : "ready";
   return { status, checks };
 }
 

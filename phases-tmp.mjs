@@ -1,0 +1,15 @@
+const t0 = performance.now();
+const lap = (l) => console.error(`${(performance.now()-t0).toFixed(0).padStart(6)} ms ${l}`);
+import { register } from "tsx/esm/api";
+register();
+const { openDatabase, analyzeDrifted } = await import("/work/wt-14/src/db/client.ts");
+const { migrationState } = await import("/work/wt-14/src/db/migrations-state.ts");
+lap("db/client imported");
+const d = await openDatabase({ dataDir: process.argv[2], migrate: false });
+lap("opened (no migrate; analyzeDrifted)");
+await migrationState(d.db);
+lap("migrationState");
+await d.db.execute("select 1");
+lap("select 1");
+await d.close();
+lap("closed");

@@ -1,0 +1,12 @@
+const t0 = performance.now();
+const lap = (l) => console.error(`${(performance.now()-t0).toFixed(0).padStart(6)} ms ${l}`);
+const { PGlite } = await import("@electric-sql/pglite");
+lap("import pglite");
+const { vector } = await import("@electric-sql/pglite-pgvector");
+lap("import vector");
+const c = await PGlite.create(process.argv[2], process.argv[3] ? {} : { extensions: { vector } });
+lap("create");
+await c.query("select 1");
+lap("q");
+await c.close();
+lap("close");
