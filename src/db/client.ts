@@ -1,10 +1,10 @@
 /** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
 import { cpSync, mkdirSync } from "node:fs";
 import { basename, dirname, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type pg from "pg";
+import { fromRoot } from "../paths.ts";
 import { migrationState } from "./migrations-state.ts";
 import { type ReplicaHealth, type ReplicaLogger, ReplicaPool } from "./read-replica.ts";
 import * as schema from "./schema/index.ts";
@@ -67,7 +67,7 @@ export const ARCHIVE_CHANNEL = "quire_archive";
 /** The advisory-lock key of startup work (an arbitrary constant, per database). */
 export const STARTUP_LOCK_KEY = 0x71756972; // "quir"
 
-const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+const migrationsFolder = fromRoot("src/db/migrations");
 
 export interface OpenOptions {
   /** postgres:// URL; when absent the embedded engine is used. */

@@ -1,8 +1,8 @@
 /** @module Whether the database carries every migration bundled with this code. */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
+import { fromRoot } from "../paths.ts";
 import type { Db } from "./client.ts";
 
 export interface MigrationState {
@@ -22,7 +22,7 @@ interface Bundled {
   hash: string;
 }
 
-const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+const migrationsFolder = fromRoot("src/db/migrations");
 let bundled: Bundled[] | undefined;
 
 /** The bundled journal with each file's hash, as Drizzle's migrator computes them; read once. */

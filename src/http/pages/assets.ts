@@ -2,10 +2,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { fromRoot } from "../../paths.ts";
 import type { AppEnv } from "../env.ts";
 
 function asset(file: string, type: string) {
-  const body = readFileSync(new URL(`./assets/${file}`, import.meta.url));
+  const body = readFileSync(fromRoot(`src/http/pages/assets/${file}`));
   const version = createHash("sha256").update(body).digest("hex").slice(0, 12);
   return { path: `/assets/${file}`, href: `/assets/${file}?v=${version}`, body, type };
 }

@@ -1,14 +1,12 @@
 /** @module seedSamplePapers: the sample papers, loaded when the archive is empty. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { papers } from "../../db/schema/index.ts";
+import { fromRoot } from "../../paths.ts";
 import type { ServiceContext } from "../context.ts";
 import { type ImportSummary, importPapers } from "./import.ts";
 
-export const SAMPLE_PAPERS_FILE = fileURLToPath(
-  new URL("../../../samples/papers.jsonl", import.meta.url),
-);
+export const SAMPLE_PAPERS_FILE = fromRoot("samples/papers.jsonl");
 
 /** Loads the samples only into an archive that has never had a paper (of any status). */
 export async function seedSamplePapers(ctx: ServiceContext): Promise<ImportSummary | null> {
