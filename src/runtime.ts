@@ -211,8 +211,9 @@ export async function openRuntime(
         ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
       })
     : null;
-  // Loads the dictionaries now; a failure only leaves search monolingual (see queryVariants).
-  void services.translator?.warm();
+  // Loads the dictionaries now (a server, after it listens); a failure only leaves search
+  // monolingual (see queryVariants).
+  if (!options.deferPreparation) void services.translator?.warm();
   let stopping: Promise<void> | undefined;
   const stopBackground = () => {
     stopping ??= worker?.stop() ?? Promise.resolve();

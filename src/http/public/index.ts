@@ -6,7 +6,8 @@ import { registerFeeds } from "./feeds.ts";
 import { registerLlmsTxt } from "./llms.ts";
 import { registerOai } from "./oai.ts";
 
-export function registerPublic(app: OpenAPIHono<AppEnv>, openapi: unknown): void {
+/** `openapi` gives the API's OpenAPI document (built on first call). */
+export function registerPublic(app: OpenAPIHono<AppEnv>, openapi: () => unknown): void {
   registerFeeds(app);
   registerOai(app);
   registerLlmsTxt(app, openapi);

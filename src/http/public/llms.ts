@@ -77,7 +77,8 @@ const TEXT = {
   "cache-control": "public, max-age=300",
 };
 
-export function registerLlmsTxt(app: OpenAPIHono<AppEnv>, openapi: unknown): void {
+/** `openapi` gives the API's OpenAPI document (built on first call). */
+export function registerLlmsTxt(app: OpenAPIHono<AppEnv>, openapi: () => unknown): void {
   const cache = new Map<string, string>();
   const once = (key: string, make: () => string) => {
     let value = cache.get(key);
@@ -96,7 +97,9 @@ export function registerLlmsTxt(app: OpenAPIHono<AppEnv>, openapi: unknown): voi
   );
   app.get("/llms-full.txt", (c: Context<AppEnv>) =>
     c.body(
-      once("full", () => llmsFullTxt(c.get("baseUrl"), openapi, Boolean(c.get("ctx").translator))),
+      once("full", () =>
+        llmsFullTxt(c.get("baseUrl"), openapi(), Boolean(c.get("ctx").translator)),
+      ),
       200,
       TEXT,
     ),

@@ -61,7 +61,8 @@ const STREAM_SYNTAX = /[\p{Cc}^$@*/\\<>[\]{}#~|]+/gu;
  * (`apertium-wblank-mode -z`), every stage unbuffered (`stdbuf -o0`: lttoolbox 3.7's
  * bilingual lookup does not flush on `\0` by itself), so a query written with a trailing
  * `\0` comes back as one `\0`-terminated answer in milliseconds, with no process started per
- * query. Nothing is spawned until the first translation.
+ * query. Nothing is run until the first translation (or `warm()`): finding it only looks at
+ * files, so a server pays nothing for it before it listens.
  */
 export function findApertium(options: ApertiumOptions = {}): Translator | null {
   const path = options.path ?? process.env.PATH ?? "";
@@ -70,31 +71,27 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
   const stdbuf = which("stdbuf", path);
   if (!apertium || !wblank || !stdbuf) return null;
   const modesDir = join(dirname(dirname(realpathSync(apertium))), "share", "apertium", "modes");
-  const scripts = new Map<string, string>();
+  const scripts = new Map<string, () => string>();
   for (const [pair, mode] of Object.entries(MODES)) {
     if (!mode) continue;
     const file = join(modesDir, `${mode}.mode`);
     if (!existsSync(file)) return null;
-    let pipeline: string;
-    try {
-      pipeline = execFileSync(wblank, ["-z", file], {
+    // Resolved when the pipeline first starts (warm() or the first search), not here: it
+    // runs a process, and a server finds Apertium before it listens.
+    scripts.set(pair, () => {
+      const pipeline = execFileSync(wblank, ["-z", file], {
         encoding: "utf8",
         env: { PATH: path },
         timeout: 10_000,
       }).trim();
-    } catch {
-      return null;
-    }
-    if (pipeline === "") return null;
-    // Each stage of `a | b | c` runs unbuffered; the mode's $1/$2 are lt-proc's and the
-    // tagger's options: -n (no unknown-word marks), none.
-    scripts.set(
-      pair,
-      pipeline
+      if (pipeline === "") throw new Error(`apertium-wblank-mode printed nothing for ${file}`);
+      // Each stage of `a | b | c` runs unbuffered; the mode's $1/$2 are lt-proc's and the
+      // tagger's options: -n (no unknown-word marks), none.
+      return pipeline
         .split(" | ")
         .map((stage) => `${stdbuf} -o0 ${stage}`)
-        .join(" | "),
-    );
+        .join(" | ");
+    });
   }
   const timeoutMs = options.timeoutMs ?? 3000;
   const pipes = new Map(
@@ -165,9 +162,11 @@ class Pipeline {
   private pending: Pending[] = [];
   private buffer = "";
   private closed = false;
+  private command: string | undefined;
 
+  /** `script` gives the pipeline's shell command; it is asked once, at the first start. */
   constructor(
-    private readonly script: string,
+    private readonly script: () => string,
     private readonly path: string,
     private readonly timeoutMs: number,
   ) {}
@@ -185,7 +184,8 @@ class Pipeline {
   }
 
   private start(): ChildProcess {
-    const child = spawn("bash", ["-c", this.script, "apertium", "-n", ""], {
+    this.command ??= this.script();
+    const child = spawn("bash", ["-c", this.command, "apertium", "-n", ""], {
       env: { PATH: this.path, LC_ALL: "C.UTF-8" },
       stdio: ["pipe", "pipe", "ignore"],
     });
