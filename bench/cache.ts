@@ -28,17 +28,15 @@
  *   BENCH_ENGINES          pglite or postgres (default postgres; the first one listed)
  *   BENCH_ADMIN_URL        where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism, loadavg } from "node:os";
 import { type ServerType, serve } from "@hono/node-server";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { populateArchive } from "../src/testing/archive.ts";
-import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { withBenchDatabase } from "./lib/database.ts";
 import { raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
@@ -73,201 +71,195 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
-async function withDatabase<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  if (ENGINE === "pglite") {
-    const dir = mkdtempSync(join(tmpdir(), "quire-bench-cache-"));
-    try {
-      return await run({ DATA_DIR: dir });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (ENGINE !== "postgres") throw new Error(`BENCH_ENGINES: unknown engine ${ENGINE}`);
-  return withScratchDatabase(ADMIN_URL, "quire_bench", (url) => run({ DATABASE_URL: url }));
+if (ENGINE !== "pglite" && ENGINE !== "postgres") {
+  throw new Error(`BENCH_ENGINES: unknown engine ${ENGINE}`);
 }
-
-await withDatabase(async (env) => {
-  const config = loadConfig({
-    ...env,
-    LOG_LEVEL: "silent",
-    SEED_SAMPLES: "false",
-    PORT: "0",
-    RESPONSE_CACHE_MB: String(CACHE_MB),
-  });
-  const logger = createLogger("silent");
-  const runtime = await openRuntime(config, logger, { rateLimits: false, responseCache: true });
-  runtime.services.rateLimits = raisedMemoryLimits();
-  let server: ServerType | undefined;
-  try {
-    const cache = runtime.responseCache;
-    if (!cache) throw new Error("no response cache (RESPONSE_CACHE_MB must be above 0)");
-    const started = performance.now();
-    const archive = await populateArchive(runtime.services, { abstracts: IMPORT_LIMIT });
-    console.log(
-      `${ENGINE} (${runtime.database.location}): ${archive.published} papers published in ` +
-        `${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    const app = buildApp({
-      services: runtime.services,
-      logger,
-      baseUrl: config.BASE_URL,
-      trustProxy: [],
-      responseCache: cache,
+await withBenchDatabase(
+  ENGINE,
+  { prefix: "quire-bench-cache", adminUrl: ADMIN_URL },
+  async (env) => {
+    const config = loadConfig({
+      ...env,
+      LOG_LEVEL: "silent",
+      SEED_SAMPLES: "false",
+      PORT: "0",
+      RESPONSE_CACHE_MB: String(CACHE_MB),
     });
-    server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-    });
-    const address = server.address();
-    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-
-    // Every published paper's id and a cursor for each list page, walked once.
-    const ids: string[] = [];
-    const cursors: string[] = [""];
-    for (let cursor = ""; ; ) {
-      const res = await fetch(
-        `${base}/api/v1/papers?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+    const logger = createLogger("silent");
+    const runtime = await openRuntime(config, logger, { rateLimits: false, responseCache: true });
+    runtime.services.rateLimits = raisedMemoryLimits();
+    let server: ServerType | undefined;
+    try {
+      const cache = runtime.responseCache;
+      if (!cache) throw new Error("no response cache (RESPONSE_CACHE_MB must be above 0)");
+      const started = performance.now();
+      const archive = await populateArchive(runtime.services, { abstracts: IMPORT_LIMIT });
+      console.log(
+        `${ENGINE} (${runtime.database.location}): ${archive.published} papers published in ` +
+          `${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
-      if (res.status !== 200) throw new Error(`list answered ${res.status}`);
-      const page = (await res.json()) as { papers: { id: string }[]; next_cursor: string | null };
-      ids.push(...page.papers.map((p) => p.id));
-      if (!page.next_cursor) break;
-      cursor = encodeURIComponent(page.next_cursor);
-      cursors.push(cursor);
-    }
-    samples("papers listed", ids.length);
-    const readPaths = (): string => {
-      const id = pick(ids);
-      switch (Math.floor(Math.random() * 7)) {
-        case 0: {
-          const cursor = pick(cursors);
-          return `/api/v1/papers?limit=${pick([10, 20, 50])}${cursor ? `&cursor=${cursor}` : ""}`;
-        }
-        case 1:
-          return `/api/v1/papers/${id}`;
-        case 2:
-          return `/api/v1/papers/${id}?format=jsonld`;
-        case 3:
-          return `/api/v1/papers/${id}?format=bibtex`;
-        case 4:
-        case 5:
-          return `/api/v1/papers/${id}/context`;
-        default:
-          return `/api/v1/papers/${id}/comments`;
-      }
-    };
+      const app = buildApp({
+        services: runtime.services,
+        logger,
+        baseUrl: config.BASE_URL,
+        trustProxy: [],
+        responseCache: cache,
+      });
+      server = await new Promise<ServerType>((resolve) => {
+        const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+      });
+      const address = server.address();
+      const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
-    const stats = { reads: 0, writes: 0, unexpected: [] as string[] };
-    const rss: number[] = [];
-    let maxBytes = 0;
-    let maxEntries = 0;
-    let over = 0;
-    let overHalf = 0;
-    let sampled = 0;
-    const sample = () => {
-      const s = cache.stats();
-      sampled++;
-      maxBytes = Math.max(maxBytes, s.bytes);
-      maxEntries = Math.max(maxEntries, s.entries);
-      if (s.bytes > s.maxBytes) over++;
-      if (s.bytes > s.maxBytes / 2) overHalf++;
-      rss.push(process.memoryUsage().rss);
-    };
-    sample();
-    const sampler = setInterval(sample, SAMPLE_MS);
-    const deadline = performance.now() + MINUTES * 60_000;
-    const note = (what: string) => {
-      if (stats.unexpected.length < 10) stats.unexpected.push(what);
-    };
-    const reader = async () => {
-      while (performance.now() < deadline) {
-        const path = readPaths();
-        try {
-          const headers = pick(ENCODINGS);
-          const res = await fetch(`${base}${path}`, headers ? { headers } : {});
+      // Every published paper's id and a cursor for each list page, walked once.
+      const ids: string[] = [];
+      const cursors: string[] = [""];
+      for (let cursor = ""; ; ) {
+        const res = await fetch(
+          `${base}/api/v1/papers?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+        );
+        if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+        const page = (await res.json()) as { papers: { id: string }[]; next_cursor: string | null };
+        ids.push(...page.papers.map((p) => p.id));
+        if (!page.next_cursor) break;
+        cursor = encodeURIComponent(page.next_cursor);
+        cursors.push(cursor);
+      }
+      samples("papers listed", ids.length);
+      const readPaths = (): string => {
+        const id = pick(ids);
+        switch (Math.floor(Math.random() * 7)) {
+          case 0: {
+            const cursor = pick(cursors);
+            return `/api/v1/papers?limit=${pick([10, 20, 50])}${cursor ? `&cursor=${cursor}` : ""}`;
+          }
+          case 1:
+            return `/api/v1/papers/${id}`;
+          case 2:
+            return `/api/v1/papers/${id}?format=jsonld`;
+          case 3:
+            return `/api/v1/papers/${id}?format=bibtex`;
+          case 4:
+          case 5:
+            return `/api/v1/papers/${id}/context`;
+          default:
+            return `/api/v1/papers/${id}/comments`;
+        }
+      };
+
+      const stats = { reads: 0, writes: 0, unexpected: [] as string[] };
+      const rss: number[] = [];
+      let maxBytes = 0;
+      let maxEntries = 0;
+      let over = 0;
+      let overHalf = 0;
+      let sampled = 0;
+      const sample = () => {
+        const s = cache.stats();
+        sampled++;
+        maxBytes = Math.max(maxBytes, s.bytes);
+        maxEntries = Math.max(maxEntries, s.entries);
+        if (s.bytes > s.maxBytes) over++;
+        if (s.bytes > s.maxBytes / 2) overHalf++;
+        rss.push(process.memoryUsage().rss);
+      };
+      sample();
+      const sampler = setInterval(sample, SAMPLE_MS);
+      const deadline = performance.now() + MINUTES * 60_000;
+      const note = (what: string) => {
+        if (stats.unexpected.length < 10) stats.unexpected.push(what);
+      };
+      const reader = async () => {
+        while (performance.now() < deadline) {
+          const path = readPaths();
+          try {
+            const headers = pick(ENCODINGS);
+            const res = await fetch(`${base}${path}`, headers ? { headers } : {});
+            await res.arrayBuffer();
+            stats.reads++;
+            if (res.status !== 200) note(`GET ${path}: ${res.status}`);
+          } catch (error) {
+            note(`GET ${path}: ${(error as Error).message}`);
+          }
+        }
+      };
+      const writer = async () => {
+        for (let n = 0; performance.now() + WRITE_EVERY_MS < deadline; n++) {
+          await new Promise((r) => setTimeout(r, WRITE_EVERY_MS));
+          const id = ids[n % ids.length] as string;
+          const res = await fetch(`${base}/api/v1/papers/${id}/comments`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${archive.agentKeys[n % 2]}`,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ body: `bench:cache comment ${n}, written under load` }),
+          });
           await res.arrayBuffer();
-          stats.reads++;
-          if (res.status !== 200) note(`GET ${path}: ${res.status}`);
-        } catch (error) {
-          note(`GET ${path}: ${(error as Error).message}`);
+          stats.writes++;
+          if (res.status !== 201) note(`POST comment: ${res.status}`);
         }
-      }
-    };
-    const writer = async () => {
-      for (let n = 0; performance.now() + WRITE_EVERY_MS < deadline; n++) {
-        await new Promise((r) => setTimeout(r, WRITE_EVERY_MS));
-        const id = ids[n % ids.length] as string;
-        const res = await fetch(`${base}/api/v1/papers/${id}/comments`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${archive.agentKeys[n % 2]}`,
-            "content-type": "application/json",
-          },
-          body: JSON.stringify({ body: `bench:cache comment ${n}, written under load` }),
-        });
-        await res.arrayBuffer();
-        stats.writes++;
-        if (res.status !== 201) note(`POST comment: ${res.status}`);
-      }
-    };
-    const loadStart = performance.now();
-    await Promise.all([...Array.from({ length: CONNECTIONS }, reader), writer()]);
-    const seconds = (performance.now() - loadStart) / 1000;
-    clearInterval(sampler);
-    sample();
+      };
+      const loadStart = performance.now();
+      await Promise.all([...Array.from({ length: CONNECTIONS }, reader), writer()]);
+      const seconds = (performance.now() - loadStart) / 1000;
+      clearInterval(sampler);
+      sample();
 
-    const end = cache.stats();
-    samples("samples", sampled);
-    samples("reads", stats.reads);
-    samples("writes", stats.writes);
-    const sorted = [...rss].sort((a, b) => a - b);
-    const rssAt = (q: number) =>
-      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    const hitRatio = figure("hit ratio", end.hits / Math.max(1, end.hits + end.misses));
-    console.log(
-      `load: ${seconds.toFixed(0)} s, ${CONNECTIONS} readers (${figure("reads/s", stats.reads / seconds).toFixed(0)} reads/s, ` +
-        `${stats.reads} reads), 1 comment every ${WRITE_EVERY_MS} ms (${stats.writes} comments); ${raisedLine()}`,
-    );
-    console.log("| figure | value |");
-    console.log("| --- | --- |");
-    console.log(`| cache bound (RESPONSE_CACHE_MB) | ${mb(end.maxBytes)} |`);
-    console.log(
-      `| cache bytes, highest of ${sampled} samples (every ${SAMPLE_MS} ms) | ${mb(maxBytes)} (${((100 * maxBytes) / end.maxBytes).toFixed(1)} % of the bound) |`,
-    );
-    console.log(`| samples above the bound | ${over} |`);
-    console.log(`| samples above half the bound | ${overHalf} |`);
-    console.log(`| entries, most at once | ${maxEntries} |`);
-    console.log(
-      `| hits / misses / invalidations | ${end.hits} / ${end.misses} / ${end.invalidations} (hit ratio ${hitRatio.toFixed(2)}) |`,
-    );
-    console.log(
-      `| process RSS: first / median / highest / last | ${mb(rss[0] ?? 0)} / ${mb(rssAt(0.5))} / ${mb(rssAt(1))} / ${mb(rss.at(-1) ?? 0)} |`,
-    );
-    console.log(
-      `load average: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")} on ${availableParallelism()} cores`,
-    );
-    const failures: string[] = [];
-    if (over > 0) failures.push(`the cache held more than its bound in ${over} samples`);
-    if (stats.unexpected.length > 0) {
-      failures.push(`unexpected answers: ${stats.unexpected.join("; ")}`);
+      const end = cache.stats();
+      samples("samples", sampled);
+      samples("reads", stats.reads);
+      samples("writes", stats.writes);
+      const sorted = [...rss].sort((a, b) => a - b);
+      const rssAt = (q: number) =>
+        sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+      const hitRatio = figure("hit ratio", end.hits / Math.max(1, end.hits + end.misses));
+      console.log(
+        `load: ${seconds.toFixed(0)} s, ${CONNECTIONS} readers (${figure("reads/s", stats.reads / seconds).toFixed(0)} reads/s, ` +
+          `${stats.reads} reads), 1 comment every ${WRITE_EVERY_MS} ms (${stats.writes} comments); ${raisedLine()}`,
+      );
+      console.log("| figure | value |");
+      console.log("| --- | --- |");
+      console.log(`| cache bound (RESPONSE_CACHE_MB) | ${mb(end.maxBytes)} |`);
+      console.log(
+        `| cache bytes, highest of ${sampled} samples (every ${SAMPLE_MS} ms) | ${mb(maxBytes)} (${((100 * maxBytes) / end.maxBytes).toFixed(1)} % of the bound) |`,
+      );
+      console.log(`| samples above the bound | ${over} |`);
+      console.log(`| samples above half the bound | ${overHalf} |`);
+      console.log(`| entries, most at once | ${maxEntries} |`);
+      console.log(
+        `| hits / misses / invalidations | ${end.hits} / ${end.misses} / ${end.invalidations} (hit ratio ${hitRatio.toFixed(2)}) |`,
+      );
+      console.log(
+        `| process RSS: first / median / highest / last | ${mb(rss[0] ?? 0)} / ${mb(rssAt(0.5))} / ${mb(rssAt(1))} / ${mb(rss.at(-1) ?? 0)} |`,
+      );
+      console.log(
+        `load average: ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")} on ${availableParallelism()} cores`,
+      );
+      const failures: string[] = [];
+      if (over > 0) failures.push(`the cache held more than its bound in ${over} samples`);
+      if (stats.unexpected.length > 0) {
+        failures.push(`unexpected answers: ${stats.unexpected.join("; ")}`);
+      }
+      // A run whose load never filled the cache towards its bound proves nothing about it
+      // (a smoke run's few seconds may not: it proves the script works).
+      if (overHalf === 0 && !SMOKE) failures.push("the cache never held more than half its bound");
+      if (failures.length > 0) {
+        console.log(`FAILED: ${failures.join("; ")}`);
+        process.exitCode = 1;
+      } else {
+        console.log("the cache stayed within its bound in every sample");
+      }
+    } finally {
+      if (server) {
+        const http = server as Server;
+        const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeAllConnections();
+        await closed;
+      }
+      await runtime.close();
     }
-    // A run whose load never filled the cache towards its bound proves nothing about it
-    // (a smoke run's few seconds may not: it proves the script works).
-    if (overHalf === 0 && !SMOKE) failures.push("the cache never held more than half its bound");
-    if (failures.length > 0) {
-      console.log(`FAILED: ${failures.join("; ")}`);
-      process.exitCode = 1;
-    } else {
-      console.log("the cache stayed within its bound in every sample");
-    }
-  } finally {
-    if (server) {
-      const http = server as Server;
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
-    }
-    await runtime.close();
-  }
-});
+  },
+);

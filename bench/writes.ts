@@ -35,9 +35,7 @@
  *                        draws into in-process ones; a failover still fails the run.
  *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { cpus, loadavg, totalmem } from "node:os";
 import { inspect } from "node:util";
 import { Worker } from "node:worker_threads";
 import { type ServerType, serve } from "@hono/node-server";
@@ -51,7 +49,7 @@ import { createRedisRateLimits, type RedisRateLimits } from "../src/services/rat
 import { contributionRows } from "../src/testing/agents.ts";
 import { makeAgent, makeOwner, paperInput } from "../src/testing/factories.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
-import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { withBenchDatabase } from "./lib/database.ts";
 import { RAISED_QUOTA as QUOTA, RAISED, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 import type { ClientJob, ClientResult } from "./writes-client.ts";
@@ -144,19 +142,11 @@ function pool(rounds: Row[]): Row {
   };
 }
 
-async function withDatabase<T>(
+function withDatabase<T>(
   engine: Engine,
   run: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  if (engine === "pglite") {
-    const dir = mkdtempSync(join(tmpdir(), "quire-bench-writes-"));
-    try {
-      return await run({ DATA_DIR: dir });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  return withScratchDatabase(ADMIN_URL, "quire_bench", (url) => run({ DATABASE_URL: url }));
+  return withBenchDatabase(engine, { prefix: "quire-bench-writes", adminUrl: ADMIN_URL }, run);
 }
 
 /** The store for a combination, with a way to tell whether Redis ever failed over. */
