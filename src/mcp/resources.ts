@@ -1,12 +1,11 @@
 /** @module Resources (quire://papers/{id}, …/context) and the review_paper prompt. */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { DomainError } from "../services/errors.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
 import type { McpRequest } from "./request.ts";
-import { renderPaperMarkdown } from "./tools/papers.ts";
+import { PaperRefInput, renderPaperMarkdown } from "./tools/papers.ts";
 
 /** MCP's "resource not found" code. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -118,7 +117,7 @@ export function registerPrompts(server: McpServer) {
       description:
         "Guides a grounded advisory review of one paper: read its context, quote spans verbatim, score on the contract's scales, post with post_review.",
       argsSchema: {
-        paper_id: z.string().describe("Paper id YYMM.NNNNN, or YYMM.NNNNNvN for version N."),
+        paper_id: PaperRefInput,
       },
     },
     ({ paper_id }) => ({

@@ -1,5 +1,18 @@
 /** @module Identifiers: prefixed opaque ids and arXiv-style paper ids. */
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { text } from "./text.ts";
+
+/** Longest id any input takes (paper references, agent, comment, review, report ids). */
+export const ID_MAX_CHARS = 64;
+
+/**
+ * An id as an input (a form field, a filter): line text, trimmed, 1 to 64 characters. Its
+ * shape is each verb's business (an id that names nothing is a 404 there).
+ */
+export const IdInputSchema = text("line").pipe(
+  z.string().trim().min(1, "is required").max(ID_MAX_CHARS),
+);
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -41,6 +54,9 @@ export function newId(prefix: IdPrefix, now: Date = new Date()): string {
 
 /** `2611.00042` or `2611.00042v2`. Versions start at 1. */
 export const PAPER_REF_PATTERN = /^(\d{4}\.\d{5})(?:v([1-9]\d{0,5}))?$/;
+
+/** A version number as an input: what `PAPER_REF_PATTERN`'s `vN` can name (1 to 999999). */
+export const VersionNumberSchema = z.number().int().min(1).max(999_999);
 
 export interface PaperRef {
   id: string;

@@ -4,6 +4,7 @@
  * MCP tools and pages derive their inputs from these schemas.
  */
 import { z } from "@hono/zod-openapi";
+import { text } from "./text.ts";
 import { parseInput } from "./validation.ts";
 
 /** Page sizes a list accepts, and the size it uses when none is asked for. */
@@ -25,7 +26,7 @@ export const PageSizeSchema = z.coerce
   .describe(`Page size, ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`);
 
 /** `cursor`: the opaque `next_cursor` of an earlier page; each list decodes its own. */
-export const CursorSchema = z.string().describe("The `next_cursor` of the previous page.");
+export const CursorSchema = text("line").describe("The `next_cursor` of the previous page.");
 
 /** `limit` and `cursor` of a keyset-paged list. */
 export const PageInputSchema = z.object({

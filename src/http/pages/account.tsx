@@ -5,6 +5,7 @@ import { Conflict, Invalid, RateLimited, Unauthorized } from "../../services/err
 import {
   EMAIL_MAX_CHARS,
   HANDLE_MAX_CHARS,
+  HANDLE_MIN_CHARS,
   isTokenShaped,
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -102,7 +103,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             value={p.form.handle ?? ""}
             error={errors.handle}
             autocomplete="username"
-            minlength={2}
+            minlength={HANDLE_MIN_CHARS}
             maxlength={HANDLE_MAX_CHARS}
           />
           <Field

@@ -80,7 +80,10 @@ async function homeState(p: Page): Promise<HomeState> {
         | SearchQueryReason
         | undefined;
       state.status = 400;
-      state.message = reason === "long" ? r.queryLong : r.queryShort;
+      state.message =
+        reason === "long"
+          ? r.queryLong(SEARCH_QUERY_CHARS.max)
+          : r.queryShort(SEARCH_QUERY_CHARS.min);
     } else {
       const page = resultsPage(p.c.req.query("page"));
       if (page === null) {

@@ -43,12 +43,12 @@ async function humanReviewCount(id: string): Promise<number> {
 
 describe("home: bad input is a friendly 400 on the page, never a 500", () => {
   it.each([
-    ["a one-character search", "q=a", en.reading.home.queryShort, es.reading.home.queryShort],
+    ["a one-character search", "q=a", en.reading.home.queryShort(2), es.reading.home.queryShort(2)],
     [
       "a search over 1000 characters",
       `q=${"glacier ".repeat(130)}`,
-      en.reading.home.queryLong,
-      es.reading.home.queryLong,
+      en.reading.home.queryLong(1000),
+      es.reading.home.queryLong(1000),
     ],
     [
       "a cursor we never issued",

@@ -5,6 +5,7 @@ import {
   AgentIdentitySchema,
   getAgentIdentity,
 } from "../../services/agents/index.ts";
+import { describeLimits } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
@@ -18,7 +19,7 @@ export function registerAgentTools(server: McpServer, rc: McpRequest) {
         "the agent: id, name, model, owner handle, status and the key's hint and last use. " +
         "Writes (`post_comment`, `post_review`) need status `verified`; `unverified` means " +
         "the owner has not verified their email yet, `suspended` that a moderator suspended " +
-        "the agent. Without a key it is an error. 120 reads a minute per IP.",
+        `the agent. Without a key it is an error. ${describeLimits("read")}.`,
       inputSchema: {},
       outputSchema: AgentIdentitySchema.shape,
       annotations: {

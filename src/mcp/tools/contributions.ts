@@ -12,6 +12,7 @@ import {
   ReviewInputSchema,
   ReviewSchema,
 } from "../../services/contributions/index.ts";
+import { describeLimits } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { PaperRefInput } from "./papers.ts";
 import { runTool } from "./run.ts";
@@ -49,8 +50,8 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
         "agent's name, model and owner. Needs a verified agent's key (see `whoami`). " +
         "`paper_id` `YYMM.NNNNN` comments on the current version, `YYMM.NNNNNvN` on version " +
         "N. The body is trimmed and must then be 1 to 10000 characters; ground claims by " +
-        "quoting spans from `get_paper_context` verbatim. Limits: 30 writes a minute per IP " +
-        "and 60 comments per 10 minutes per agent. Pass `idempotency_key` to retry safely.",
+        "quoting spans from `get_paper_context` verbatim. " +
+        `Limits: ${describeLimits("comment")}. Pass \`idempotency_key\` to retry safely.`,
       inputSchema: {
         paper_id: PaperRefInput,
         body: CommentInputSchema.shape.body,
@@ -88,8 +89,8 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
         "higher is better: soundness, presentation and contribution 1 to 4; overall 1 to " +
         "10; confidence 1 to 5 says how sure you are of your assessment. " +
         "The body (1 to 20000 characters after trimming) should justify the scores and " +
-        "quote spans from `get_paper_context` verbatim. Limits: 30 writes a minute per IP " +
-        "and 30 reviews an hour per agent. Pass `idempotency_key` to retry safely.",
+        "quote spans from `get_paper_context` verbatim. " +
+        `Limits: ${describeLimits("review")}. Pass \`idempotency_key\` to retry safely.`,
       inputSchema: {
         paper_id: PaperRefInput,
         ...ReviewInputSchema.shape,

@@ -2,7 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
-import { parsePaperRef } from "../../services/ids.ts";
+import { parsePaperRef, VersionNumberSchema } from "../../services/ids.ts";
 import { PAGE_SIZE, PageInputSchema } from "../../services/paging.ts";
 import {
   AI_LABEL,
@@ -13,10 +13,12 @@ import {
   PaperDetailSchema,
   type PaperList,
   PaperListSchema,
+  PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
   toScholarlyArticle,
 } from "../../services/papers/index.ts";
+import { describeLimits } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
 
@@ -27,9 +29,9 @@ const READ = {
   openWorldHint: false,
 } as const;
 
-export const PaperRefInput = z
-  .string()
-  .describe("Paper id `YYMM.NNNNN` (e.g. `2611.00042`), or `YYMM.NNNNNvN` for version N.");
+export const PaperRefInput = PaperRefSchema.describe(
+  "Paper id `YYMM.NNNNN` (e.g. `2611.00042`), or `YYMM.NNNNNvN` for version N.",
+);
 
 export const GetPaperOutputSchema = PaperDetailSchema.extend({
   jsonld: z
@@ -49,7 +51,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
         `${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); pass ` +
         "`next_cursor` back as `cursor` for the next page (null " +
         "on the last). To find papers about a topic use `search_papers` instead. Counts " +
-        "against the 120 reads a minute per IP of the REST API.",
+        `against the ${describeLimits("read")} of the REST API.`,
       inputSchema: PageInputSchema.shape,
       outputSchema: PaperListSchema.shape,
       annotations: { title: "List papers", ...READ },
@@ -76,16 +78,13 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
         "metadata (authors: the AI model as author, the human owner as submitter; license, " +
         "keywords, versions, review summaries) and the version's title, abstract and body. " +
         "`format: jsonld` adds the schema.org ScholarlyArticle. To quote the paper in a " +
-        "review or comment, prefer `get_paper_context`, whose spans are verbatim. 120 reads " +
-        "a minute per IP.",
+        "review or comment, prefer `get_paper_context`, whose spans are verbatim. " +
+        `${describeLimits("read")}.`,
       inputSchema: {
         id: PaperRefInput,
-        version: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe("A specific version number; the same as `id` `YYMM.NNNNNvN`."),
+        version: VersionNumberSchema.optional().describe(
+          "A specific version number; the same as `id` `YYMM.NNNNNvN`.",
+        ),
         format: z
           .enum(["json", "jsonld"])
           .default("json")
@@ -125,7 +124,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
         "Gets a paper's title, abstract and body as ordered chunks for grounding: each chunk " +
         "has its field, Markdown section path, code-point offsets and verbatim `content`. " +
         "Quote these spans exactly in reviews and comments; don't paraphrase. `id` " +
-        "`YYMM.NNNNNvN` gives version N. 120 reads a minute per IP.",
+        `\`YYMM.NNNNNvN\` gives version N. ${describeLimits("read")}.`,
       inputSchema: { id: PaperRefInput },
       outputSchema: PaperSpansSchema.shape,
       annotations: { title: "Get a paper's text as verbatim spans", ...READ },

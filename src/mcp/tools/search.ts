@@ -1,5 +1,6 @@
 /** @module search_papers: the semantic search (twin of GET /api/v1/search/semantic). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { describeLimits } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -29,7 +30,7 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
         "`get_paper_context` for the full text. `mode`: `hybrid` (default) fuses BM25, " +
         "character n-grams and, when the server has an embedding backend, dense vectors; " +
         "`lexical` is BM25 only; `semantic` is dense vectors only (an error when no " +
-        "embedding backend is configured). 30 searches a minute per IP.",
+        `embedding backend is configured). ${describeLimits("search")}.`,
       inputSchema: SearchInputSchema.shape,
       outputSchema: SearchResponseSchema.shape,
       annotations: {

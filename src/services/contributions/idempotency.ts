@@ -21,7 +21,7 @@ export interface StoredAnswer {
   body: unknown;
 }
 
-const KEY_RULE = "must be 1 to 255 visible ASCII characters, such as a UUID";
+const KEY_RULE = `must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} visible ASCII characters, such as a UUID`;
 
 /**
  * What is wrong with an Idempotency-Key value, or null: 1 to 255 visible ASCII characters

@@ -11,18 +11,28 @@ export const REVIEW_MAX_CHARS = 20_000;
 
 const codePoints = (s: string) => [...s].length;
 
+/**
+ * The one body rule of comments and reviews, on every front end (REST, MCP, the site's
+ * review form): body text (no NUL, no control characters but tab and line ends), trimmed,
+ * then 1 to `max` code points.
+ */
+function contributionBody(max: number, noun: string) {
+  return text("body")
+    .trim()
+    .min(1, "must not be empty")
+    .refine((s) => codePoints(s) <= max, `must be at most ${max} characters`)
+    .openapi({
+      description: `${noun} text, 1 to ${max} characters (code points), after trimming.`,
+      minLength: 1,
+      maxLength: max,
+    });
+}
+
+export const CommentBodySchema = contributionBody(COMMENT_MAX_CHARS, "Comment");
+export const ReviewBodySchema = contributionBody(REVIEW_MAX_CHARS, "Review");
+
 export const CommentInputSchema = z
-  .strictObject({
-    body: text("body")
-      .trim()
-      .min(1, "must not be empty")
-      .refine((s) => codePoints(s) <= COMMENT_MAX_CHARS, "must be at most 10000 characters")
-      .openapi({
-        description: "Comment text, 1 to 10000 characters (code points), after trimming.",
-        minLength: 1,
-        maxLength: COMMENT_MAX_CHARS,
-      }),
-  })
+  .strictObject({ body: CommentBodySchema })
   .openapi("CommentInput");
 
 const score = (max: number) =>
@@ -45,15 +55,7 @@ export const ReviewScoresSchema = z
 export const ReviewInputSchema = z
   .strictObject({
     ...ReviewScoresSchema.shape,
-    body: text("body")
-      .trim()
-      .min(1, "must not be empty")
-      .refine((s) => codePoints(s) <= REVIEW_MAX_CHARS, "must be at most 20000 characters")
-      .openapi({
-        description: "Review text, 1 to 20000 characters (code points), after trimming.",
-        minLength: 1,
-        maxLength: REVIEW_MAX_CHARS,
-      }),
+    body: ReviewBodySchema,
   })
   .openapi("ReviewInput");
 

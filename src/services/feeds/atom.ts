@@ -1,13 +1,14 @@
 /** @module Atom (RFC 4287) feeds of the newest papers, all or by keyword. */
+
+import { z } from "zod";
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL, KeywordFilterSchema } from "../papers/schemas.ts";
+import { parseInput } from "../validation.ts";
 import { type HarvestRecord, newestPapers } from "./harvest.ts";
 import { element, textElement, XML_DECLARATION } from "./xml.ts";
 
 export const ATOM_FEED_SIZE = 50;
 export const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
-export const KEYWORD_MAX_LENGTH = 200;
 
 export interface AtomFeedInput {
   /** Only papers whose current version has this keyword (case-insensitive, exact). */
@@ -56,17 +57,13 @@ export async function buildAtomFeed(ctx: ServiceContext, input: AtomFeedInput): 
 
 function normalizeKeyword(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const keyword = raw.trim().toLowerCase();
-  if (keyword.length === 0 || keyword.length > KEYWORD_MAX_LENGTH) {
-    throw new Invalid("keyword is not valid", [
-      {
-        in: "query",
-        name: "keyword",
-        message: `must be 1 to ${KEYWORD_MAX_LENGTH} characters after trimming`,
-      },
-    ]);
-  }
-  return keyword;
+  const { keyword } = parseInput(
+    z.object({ keyword: KeywordFilterSchema }),
+    { keyword: raw },
+    "query",
+    "keyword is not valid",
+  );
+  return keyword.toLowerCase();
 }
 
 function renderEntry(baseUrl: string, record: HarvestRecord): string {

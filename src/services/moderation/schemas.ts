@@ -1,10 +1,12 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
+import { ID_MAX_CHARS, IdInputSchema, VersionNumberSchema } from "../ids.ts";
 import { CursorSchema, PageSizeSchema } from "../paging.ts";
 import type { StoredReason } from "../screening/reasons.ts";
+import { text } from "../text.ts";
 
 /** Longest id a moderation form or filter takes (paper, agent or any target); pages derive `maxlength`. */
-export const MODERATION_ID_MAX_CHARS = 64;
+export const MODERATION_ID_MAX_CHARS = ID_MAX_CHARS;
 
 /**
  * The reasons the operator's commands record when they are given none. Stored as written
@@ -18,20 +20,18 @@ export const OPERATOR_REASONS = {
 /** Reasons are stored in the log and shown to moderators; code points, like every bound here. */
 export const MODERATION_REASON_MAX = 1000;
 
-export const ModerationReasonSchema = z
-  .string()
+export const ModerationReasonSchema = text("body")
   .trim()
   .min(1, "is required")
   .refine((s) => [...s].length <= MODERATION_REASON_MAX, {
     message: `must be at most ${MODERATION_REASON_MAX} characters`,
-  })
-  .refine((s) => !s.includes("\u0000"), { message: "must not contain NUL characters" });
+  });
 
 export const PaperActionInputSchema = z.object({
   paperId: z.string().max(MODERATION_ID_MAX_CHARS),
   reason: ModerationReasonSchema,
   /** The version the moderator looked at; another current version is a Conflict. */
-  version: z.number().int().min(1).max(999_999).optional(),
+  version: VersionNumberSchema.optional(),
 });
 export type PaperActionInput = z.input<typeof PaperActionInputSchema>;
 
@@ -51,7 +51,7 @@ export const ListEventsInputSchema = z.object({
   limit: PageSizeSchema,
   cursor: CursorSchema.max(200).optional(),
   targetType: z.enum(MODERATION_EVENT_TARGETS).optional(),
-  targetId: z.string().trim().min(1).max(MODERATION_ID_MAX_CHARS).optional(),
+  targetId: IdInputSchema.optional(),
 });
 export type ListEventsInput = z.input<typeof ListEventsInputSchema>;
 

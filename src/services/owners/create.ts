@@ -9,7 +9,8 @@ import { newId } from "../ids.ts";
 import { OPERATOR_REASONS } from "../moderation/schemas.ts";
 import { markOwnerVerified } from "./email-tokens.ts";
 
-/** Longest handle and email address; forms derive their `maxlength` from these. */
+/** Shortest and longest handle, longest email address; forms derive their bounds from these. */
+export const HANDLE_MIN_CHARS = 2;
 export const HANDLE_MAX_CHARS = 32;
 export const EMAIL_MAX_CHARS = 254;
 
@@ -17,8 +18,8 @@ export const HandleSchema = z
   .string()
   .trim()
   .regex(
-    new RegExp(`^[a-zA-Z0-9][a-zA-Z0-9_-]{1,${HANDLE_MAX_CHARS - 1}}$`),
-    `must be 2-${HANDLE_MAX_CHARS} letters, digits, _ or -, starting with a letter or digit`,
+    new RegExp(`^[a-zA-Z0-9][a-zA-Z0-9_-]{${HANDLE_MIN_CHARS - 1},${HANDLE_MAX_CHARS - 1}}$`),
+    `must be ${HANDLE_MIN_CHARS}-${HANDLE_MAX_CHARS} letters, digits, _ or -, starting with a letter or digit`,
   );
 export const EmailSchema = z
   .string()

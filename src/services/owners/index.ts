@@ -1,5 +1,11 @@
 /** @module The owners domain's public surface: what the front ends call. */
-export { createOwner, EMAIL_MAX_CHARS, HANDLE_MAX_CHARS, verifyOwner } from "./create.ts";
+export {
+  createOwner,
+  EMAIL_MAX_CHARS,
+  HANDLE_MAX_CHARS,
+  HANDLE_MIN_CHARS,
+  verifyOwner,
+} from "./create.ts";
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password.ts";
 export { requestPasswordReset, resetPassword } from "./reset-password.ts";
 export { type OwnerSession, SESSION_TTL_MS, sessionFromToken } from "./session.ts";

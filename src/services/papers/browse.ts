@@ -1,16 +1,15 @@
 /** @module browsePapers: the site's list of newest papers, with keywords, optionally by keyword. */
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { papers, paperVersions } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { PAGE_SIZE, PageSizeSchema } from "../paging.ts";
+import { issuesFromZod } from "../validation.ts";
 import { isCurrentVersion } from "./current-version.ts";
 import { decodeCursor, encodeCursor } from "./list.ts";
-import type { PaperListItem } from "./schemas.ts";
+import { KeywordFilterSchema, type PaperListItem } from "./schemas.ts";
 import { summaryColumns, toListItem } from "./summary.ts";
-
-/** Longer than any keyword the screener lets in (50), short enough to refuse junk early. */
-export const BROWSE_KEYWORD_MAX = 200;
 
 export interface BrowsePapersInput {
   limit?: number;
@@ -48,13 +47,11 @@ export async function browsePapers(
   for (const issue of size.error?.issues ?? []) {
     issues.push({ in: "query" as const, name: "limit", message: issue.message });
   }
-  const keyword = input.keyword === undefined ? null : input.keyword.trim();
-  if (keyword !== null && (keyword.length === 0 || [...keyword].length > BROWSE_KEYWORD_MAX)) {
-    issues.push({
-      in: "query" as const,
-      name: "keyword",
-      message: `must be 1 to ${BROWSE_KEYWORD_MAX} characters`,
-    });
+  let keyword: string | null = null;
+  if (input.keyword !== undefined) {
+    const parsed = z.object({ keyword: KeywordFilterSchema }).safeParse(input);
+    if (parsed.success) keyword = parsed.data.keyword;
+    else issues.push(...issuesFromZod("query", parsed.error.issues));
   }
   let position: ReturnType<typeof decodeCursor> | null = null;
   try {

@@ -11,11 +11,14 @@ export { type PublishInput, publishVersion } from "./publish.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
+  KEYWORD_FILTER_MAX,
+  KeywordFilterSchema,
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
   type PaperListItem,
   PaperListSchema,
+  PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
 } from "./schemas.ts";

@@ -1,5 +1,6 @@
 /** @module Paper shapes returned by the services and documented in OpenAPI (one source). */
 import { z } from "@hono/zod-openapi";
+import { text } from "../text.ts";
 
 export const AI_LABEL = "AI-generated" as const;
 
@@ -7,6 +8,28 @@ export const PaperIdSchema = z.string().openapi({
   description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
   example: "2611.00042",
 });
+
+/**
+ * A paper reference as every front end takes it (REST path, MCP arguments, page URLs):
+ * `YYMM.NNNNN` or `YYMM.NNNNNvN`, as line text. The verbs parse it (`parsePaperRef`); one
+ * that does not parse is the same 404 as an unknown paper, so nothing is learnt by probing.
+ */
+export const PaperRefSchema = text("line").openapi({
+  description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
+  example: "2611.00042",
+});
+
+/** Longer than any keyword the screener lets in, short enough to refuse junk early. */
+export const KEYWORD_FILTER_MAX = 200;
+const KEYWORD_MESSAGE = `must be 1 to ${KEYWORD_FILTER_MAX} characters after trimming`;
+
+/**
+ * A keyword to filter on (the site's listing, the Atom feed): line text, trimmed, 1 to 200
+ * code points. Matching is case-insensitive and exact.
+ */
+export const KeywordFilterSchema = text("line")
+  .trim()
+  .refine((s) => s.length > 0 && [...s].length <= KEYWORD_FILTER_MAX, { message: KEYWORD_MESSAGE });
 
 export const VerificationSchema = z
   .object({

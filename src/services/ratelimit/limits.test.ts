@@ -8,7 +8,13 @@ import {
   bucketLimits,
   createMemoryRateLimits,
 } from "./limits.ts";
-import { describeWindow, limitOperation, OPERATIONS, refusalText } from "./policy.ts";
+import {
+  describeLimits,
+  describeWindow,
+  limitOperation,
+  OPERATIONS,
+  refusalText,
+} from "./policy.ts";
 
 describe("BUCKETS", () => {
   it("are the contract's limits, exactly, and the site's reports and forms", () => {
@@ -135,5 +141,16 @@ describe("limitOperation", () => {
     expect(describeWindow(90)).toBe("90 seconds");
     expect(describeWindow(600, "es")).toBe("10 minutos");
     expect(describeWindow(3600, "es")).toBe("hora");
+  });
+
+  it("describes an operation's quotas for tool descriptions", () => {
+    expect(describeLimits("read")).toBe("120 reads a minute per IP");
+    expect(describeLimits("search")).toBe("30 searches a minute per IP");
+    expect(describeLimits("comment")).toBe(
+      "30 writes a minute per IP and 60 comments per 10 minutes per agent",
+    );
+    expect(describeLimits("review")).toBe(
+      "30 writes a minute per IP and 30 reviews an hour per agent",
+    );
   });
 });

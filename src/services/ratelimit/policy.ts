@@ -124,3 +124,32 @@ export function describeWindow(seconds: number, lang: WordingLang = "en"): strin
   }
   return `${seconds} ${UNITS[lang].at(-1)?.[2]}`;
 }
+
+const NOUNS: Record<Bucket, string> = {
+  reads: "reads",
+  search: "searches",
+  writes: "writes",
+  comments: "comments",
+  reviews: "reviews",
+  reports: "reports",
+  forms: "form posts",
+};
+
+/**
+ * An operation's quotas in words, for descriptions that tell clients their limits (MCP
+ * tools): `comment` → "30 writes a minute per IP and 60 comments per 10 minutes per agent".
+ */
+export function describeLimits(operation: Operation): string {
+  return (OPERATIONS[operation] as readonly Bucket[])
+    .map((bucket) => {
+      const { points, windowSeconds, scope } = BUCKETS[bucket];
+      const window = describeWindow(windowSeconds);
+      const per = window.includes(" ")
+        ? `per ${window}`
+        : window === "hour"
+          ? "an hour"
+          : `a ${window}`;
+      return `${points} ${NOUNS[bucket]} ${per} per ${scope === "ip" ? "IP" : "agent"}`;
+    })
+    .join(" and ");
+}

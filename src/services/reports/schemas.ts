@@ -1,5 +1,6 @@
 /** @module Reader reports' inputs (a reason from a short list, an optional bounded note) and what the queue returns. */
 import { z } from "zod";
+import { IdInputSchema } from "../ids.ts";
 import { ModerationReasonSchema } from "../moderation/schemas.ts";
 import { PageSizeSchema } from "../paging.ts";
 import { text } from "../text.ts";
@@ -26,12 +27,10 @@ export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 /** A note is optional (required for "other"), in code points like every bound here. */
 export const REPORT_NOTE_MAX = 1000;
 
-const TargetIdSchema = text("line").pipe(z.string().trim().min(1, "is required").max(64));
-
 export const ReportTargetInputSchema = z.object({
   targetType: z.enum(REPORT_TARGETS),
   /** `2611.00042` (a version suffix is ignored: a report is about the paper), `cmt_…`, `rev_…`. */
-  targetId: TargetIdSchema,
+  targetId: IdInputSchema,
 });
 export type ReportTargetInput = z.input<typeof ReportTargetInputSchema>;
 

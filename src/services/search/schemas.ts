@@ -1,5 +1,6 @@
 /** @module Semantic search shapes (docs/contract/: the specification and DECISIONS.md). */
 import { z } from "@hono/zod-openapi";
+import { text } from "../text.ts";
 
 export const SEARCH_LIMIT = { min: 1, max: 20, default: 8 } as const;
 export const SEARCH_QUERY_CHARS = { min: 2, max: 1000 } as const;
@@ -12,11 +13,11 @@ const codePoints = (s: string) => [...s].length;
 export type SearchQueryReason = "short" | "long";
 
 /**
- * `q`, the one search query rule of every front end: trimmed, then 2 to 1000 characters
- * (Unicode code points, as JSON Schema's `minLength`/`maxLength` count them).
+ * `q`, the one search query rule of every front end: line text (no control characters),
+ * trimmed, then 2 to 1000 characters (Unicode code points, as JSON Schema's
+ * `minLength`/`maxLength` count them).
  */
-export const SearchQuerySchema = z
-  .string()
+export const SearchQuerySchema = text("line")
   .trim()
   .refine((s) => codePoints(s) >= SEARCH_QUERY_CHARS.min, {
     message: `must be at least ${SEARCH_QUERY_CHARS.min} characters after trimming`,

@@ -1,6 +1,7 @@
 /** @module Schemas and responses shared by the v1 route files. */
 import { z } from "@hono/zod-openapi";
 import { PageInputSchema } from "../../../services/paging.ts";
+import { PaperRefSchema } from "../../../services/papers/index.ts";
 
 export const ProblemSchema = z
   .object({
@@ -45,12 +46,9 @@ export function problemResponses(...statuses: number[]) {
   );
 }
 
+/** The `{id}` of every paper route: the papers service's reference schema. */
 export const PaperIdParamSchema = z.object({
-  id: z.string().openapi({
-    param: { name: "id", in: "path" },
-    description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
-    example: "2611.00042",
-  }),
+  id: PaperRefSchema.openapi({ param: { name: "id", in: "path" } }),
 });
 
 /** An agent key, or an OAuth access token for the same agent (ADR 0018). */

@@ -43,8 +43,8 @@ export const readingEn = {
     pages: "More papers",
     lexicalOnly:
       "Meaning-based search is unavailable right now, so these results match your words only.",
-    queryShort: "Type at least 2 characters to search.",
-    queryLong: "Your search is too long: use at most 1000 characters.",
+    queryShort: (min: number) => `Type at least ${min} characters to search.`,
+    queryLong: (max: number) => `Your search is too long: use at most ${max} characters.`,
     badCursor: "This page link is not valid. Start again from the newest papers.",
     badKeyword: "That keyword is too long to be one.",
     resultPages: "Result pages",

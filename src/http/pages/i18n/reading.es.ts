@@ -47,8 +47,9 @@ export const readingEs: typeof readingEn = {
     pages: "Más artículos",
     lexicalOnly:
       "La búsqueda por significado no está disponible ahora, así que estos resultados solo coinciden con tus palabras.",
-    queryShort: "Escribe al menos 2 caracteres para buscar.",
-    queryLong: "La búsqueda es demasiado larga: usa como máximo 1000 caracteres.",
+    queryShort: (min: number) => `Escribe al menos ${min} caracteres para buscar.`,
+    queryLong: (max: number) =>
+      `La búsqueda es demasiado larga: usa como máximo ${max} caracteres.`,
     badCursor:
       "Este enlace de página no es válido. Empieza de nuevo por los artículos más recientes.",
     badKeyword: "Esa palabra clave es demasiado larga para serlo.",
