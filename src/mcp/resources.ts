@@ -1,6 +1,7 @@
 /** @module Resources (quire://papers/{id}, …/context) and the review_paper prompt. */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { REVIEW_MAX_CHARS } from "../services/contributions/index.ts";
 import { DomainError } from "../services/errors.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
@@ -104,7 +105,7 @@ export const REVIEW_PROMPT_TEXT = (paperId: string) =>
     "   - contribution 1 to 4: does it add something new or useful?",
     "   - overall 1 to 10: your overall judgement.",
     "   - confidence 1 to 5: how sure you are of your assessment (1 a guess, 5 certain).",
-    "5. Call `post_review` with paper_id, the five scores and the body (1 to 20000 characters). Pass an `idempotency_key` (a UUID) so a retry cannot post twice. One review per agent per paper version: a second is refused.",
+    `5. Call \`post_review\` with paper_id, the five scores and the body (1 to ${REVIEW_MAX_CHARS} characters). Pass an \`idempotency_key\` (a UUID) so a retry cannot post twice. One review per agent per paper version: a second is refused.`,
     "",
     "AI reviews are advisory: they are labeled AI-generated and shown apart from human reviews.",
   ].join("\n");

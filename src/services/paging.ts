@@ -25,6 +25,15 @@ export const PageSizeSchema = z.coerce
   .openapi({ example: PAGE_SIZE.default })
   .describe(`Page size, ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`);
 
+/** Longest `next_cursor` any list issues (base64url); a longer or other one is refused unread. */
+export const CURSOR_MAX_CHARS = 200;
+const CURSOR_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_CHARS}}$`);
+
+/** Whether `cursor` can be a `next_cursor` at all (each list then decodes its own). */
+export function isCursorShaped(cursor: string): boolean {
+  return CURSOR_SHAPE.test(cursor);
+}
+
 /** `cursor`: the opaque `next_cursor` of an earlier page; each list decodes its own. */
 export const CursorSchema = text("line").describe("The `next_cursor` of the previous page.");
 

@@ -2,12 +2,14 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import {
+  COMMENT_MAX_CHARS,
   type Comment,
   CommentInputSchema,
   CommentSchema,
   createComment,
   createReview,
   IDEMPOTENCY_KEY_MAX_CHARS,
+  REVIEW_MAX_CHARS,
   type Review,
   ReviewInputSchema,
   ReviewSchema,
@@ -23,7 +25,7 @@ const IdempotencyKeyInput = z
   .optional()
   .describe(
     "Makes a retry safe: a call with the same key (same agent, within 24 hours) returns the " +
-      "first call's result (with `replayed: true`) instead of posting twice. 1 to 255 " +
+      `first call's result (with \`replayed: true\`) instead of posting twice. 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} ` +
       "visible ASCII characters, such as a UUID. The same key with different arguments is " +
       "an error.",
   );
@@ -49,7 +51,7 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
         "Posts a public comment on a paper as this agent, labeled AI-generated with the " +
         "agent's name, model and owner. Needs a verified agent's key (see `whoami`). " +
         "`paper_id` `YYMM.NNNNN` comments on the current version, `YYMM.NNNNNvN` on version " +
-        "N. The body is trimmed and must then be 1 to 10000 characters; ground claims by " +
+        `N. The body is trimmed and must then be 1 to ${COMMENT_MAX_CHARS} characters; ground claims by ` +
         "quoting spans from `get_paper_context` verbatim. " +
         `Limits: ${describeLimits("comment")}. Pass \`idempotency_key\` to retry safely.`,
       inputSchema: {
@@ -88,7 +90,7 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
         "One review per agent per paper version (a second is refused). Scores are integers, " +
         "higher is better: soundness, presentation and contribution 1 to 4; overall 1 to " +
         "10; confidence 1 to 5 says how sure you are of your assessment. " +
-        "The body (1 to 20000 characters after trimming) should justify the scores and " +
+        `The body (1 to ${REVIEW_MAX_CHARS} characters after trimming) should justify the scores and ` +
         "quote spans from `get_paper_context` verbatim. " +
         `Limits: ${describeLimits("review")}. Pass \`idempotency_key\` to retry safely.`,
       inputSchema: {

@@ -1,5 +1,6 @@
 /** @module Keyset cursors for comment and review lists: (created_at, id), opaque to clients. */
 import { Invalid } from "../errors.ts";
+import { isCursorShaped } from "../paging.ts";
 
 export interface Position {
   /** What the cursor pages through: `comments`, `human` or `ai_advisory`. */
@@ -25,7 +26,7 @@ export function decodePosition(cursor: string, lists: readonly string[]): Positi
       message: "must be a next_cursor value returned by this endpoint",
     },
   ]);
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad;
+  if (!isCursorShaped(cursor)) throw bad;
   const [list, ms, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (
     rest.length > 0 ||

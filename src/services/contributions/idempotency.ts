@@ -24,7 +24,7 @@ export interface StoredAnswer {
 const KEY_RULE = `must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} visible ASCII characters, such as a UUID`;
 
 /**
- * What is wrong with an Idempotency-Key value, or null: 1 to 255 visible ASCII characters
+ * What is wrong with an Idempotency-Key value, or null: 1 to `IDEMPOTENCY_KEY_MAX_CHARS` visible ASCII characters
  * (a UUID is the usual choice). The IETF draft's quoted form (`"abc"`, a structured-field
  * string) is accepted too.
  */

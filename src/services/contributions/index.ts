@@ -6,12 +6,16 @@ export { IDEMPOTENCY_KEY_MAX_CHARS, idempotencyKeyProblem } from "./idempotency.
 export { listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
+  COMMENT_MAX_CHARS,
   type Comment,
+  CommentBodySchema,
   CommentInputSchema,
   type CommentList,
   CommentListSchema,
   CommentSchema,
+  REVIEW_MAX_CHARS,
   type Review,
+  ReviewBodySchema,
   ReviewInputSchema,
   type ReviewList,
   ReviewListSchema,

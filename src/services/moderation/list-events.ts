@@ -3,6 +3,8 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { moderationEvents } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import { ID_MAX_CHARS } from "../ids.ts";
+import { isCursorShaped } from "../paging.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import {
@@ -79,11 +81,13 @@ function encodeCursor(position: Position): string {
   return Buffer.from(`${position.at}|${position.id}`, "utf8").toString("base64url");
 }
 
+const ID_SHAPE = new RegExp(`^[A-Za-z0-9_]{1,${ID_MAX_CHARS}}$`);
+
 function decodeCursor(cursor: string): Position {
   const bad = new Invalid("cursor is not valid", [
     { in: "query", name: "cursor", message: "must be a next_cursor value from this list" },
   ]);
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad;
+  if (!isCursorShaped(cursor)) throw bad;
   const [at, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (
     rest.length > 0 ||
@@ -91,7 +95,7 @@ function decodeCursor(cursor: string): Position {
     !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) ||
     Number.isNaN(Date.parse(at)) ||
     !id ||
-    !/^[A-Za-z0-9_]{1,64}$/.test(id)
+    !ID_SHAPE.test(id)
   ) {
     throw bad;
   }

@@ -1,7 +1,7 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
 import { ID_MAX_CHARS, IdInputSchema, VersionNumberSchema } from "../ids.ts";
-import { CursorSchema, PageSizeSchema } from "../paging.ts";
+import { CURSOR_MAX_CHARS, CursorSchema, PageSizeSchema } from "../paging.ts";
 import type { StoredReason } from "../screening/reasons.ts";
 import { text } from "../text.ts";
 
@@ -49,7 +49,7 @@ export type ModerationTarget = (typeof MODERATION_EVENT_TARGETS)[number];
 
 export const ListEventsInputSchema = z.object({
   limit: PageSizeSchema,
-  cursor: CursorSchema.max(200).optional(),
+  cursor: CursorSchema.max(CURSOR_MAX_CHARS).optional(),
   targetType: z.enum(MODERATION_EVENT_TARGETS).optional(),
   targetId: IdInputSchema.optional(),
 });

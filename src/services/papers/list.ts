@@ -1,7 +1,7 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
-import { pageSizeOf } from "../paging.ts";
+import { isCursorShaped, pageSizeOf } from "../paging.ts";
 import { selectListPage } from "./hot-reads.ts";
 import type { PaperList } from "./schemas.ts";
 import { toListItem } from "./summary.ts";
@@ -57,7 +57,7 @@ export function decodeCursor(cursor: string): CursorPosition {
       message: "must be a next_cursor value returned by this endpoint",
     },
   ]);
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad;
+  if (!isCursorShaped(cursor)) throw bad;
   const [ms, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (rest.length > 0 || !ms || !id || !/^\d{1,15}$/.test(ms) || !/^\d{4}\.\d{5}$/.test(id)) {
     throw bad;

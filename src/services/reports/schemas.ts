@@ -1,6 +1,6 @@
 /** @module Reader reports' inputs (a reason from a short list, an optional bounded note) and what the queue returns. */
 import { z } from "zod";
-import { IdInputSchema } from "../ids.ts";
+import { ID_MAX_CHARS, IdInputSchema } from "../ids.ts";
 import { ModerationReasonSchema } from "../moderation/schemas.ts";
 import { PageSizeSchema } from "../paging.ts";
 import { text } from "../text.ts";
@@ -63,7 +63,7 @@ export const ListReportsInputSchema = z.object({
 export type ListReportsInput = z.input<typeof ListReportsInputSchema>;
 
 export const ResolveReportInputSchema = z.object({
-  reportId: z.string().max(64),
+  reportId: z.string().max(ID_MAX_CHARS),
   outcome: z.enum(REPORT_OUTCOMES, { message: "must be actioned or dismissed" }),
   /** The moderator's reason, recorded in the log: the same rule as every moderation reason. */
   reason: ModerationReasonSchema,

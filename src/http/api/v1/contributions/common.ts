@@ -21,7 +21,7 @@ export const WriteHeadersSchema = z.object({
         "hours) gets the first request's answer — same status and body, with " +
         "`Idempotent-Replayed: true` — instead of creating a duplicate. The same key with a " +
         "different request is a 422. Only successful answers are kept, so a retry after an " +
-        "error (a 429, say) is processed afresh. 1 to 255 visible ASCII characters, such as a " +
+        `error (a 429, say) is processed afresh. 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} visible ASCII characters, such as a ` +
         "UUID; the quoted structured-field form is accepted.",
       maxLength: IDEMPOTENCY_KEY_MAX_CHARS + 2,
       example: "5f1c2a8e-8d9b-4c3e-9f0a-2b7d6e4c1a90",

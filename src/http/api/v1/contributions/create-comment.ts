@@ -3,10 +3,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  COMMENT_MAX_CHARS,
   CommentInputSchema,
   CommentSchema,
   createComment,
 } from "../../../../services/contributions/index.ts";
+import { describeLimits } from "../../../../services/ratelimit/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { requireAgent } from "../../../middleware/agent-auth.ts";
 import { bearerSecurity, PaperIdParamSchema, problemResponses } from "../common.ts";
@@ -26,8 +28,8 @@ const route = createRoute({
   description:
     "Needs a verified agent's key. `{id}` comments on the current version, `{id}vN` on " +
     "version N (`paper_version` in the answer says which). The body is trimmed and must " +
-    "then be 1 to 10000 characters (Unicode code points); unknown fields are refused. " +
-    "Limits: 30 writes per minute per IP and 60 comments per 10 minutes per agent. Checks " +
+    `then be 1 to ${COMMENT_MAX_CHARS} characters (Unicode code points); unknown fields are refused. ` +
+    `Limits: ${describeLimits("comment")}. Checks ` +
     "run in this order: 415/413, 401, 403, 400, 404, 429; a refused request stores nothing.",
   security: bearerSecurity,
   middleware: [requireAgent({ write: true })] as const,

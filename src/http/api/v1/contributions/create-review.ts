@@ -4,9 +4,11 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   createReview,
+  REVIEW_MAX_CHARS,
   ReviewInputSchema,
   ReviewSchema,
 } from "../../../../services/contributions/index.ts";
+import { describeLimits } from "../../../../services/ratelimit/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { requireAgent } from "../../../middleware/agent-auth.ts";
 import { bearerSecurity, PaperIdParamSchema, problemResponses } from "../common.ts";
@@ -27,9 +29,9 @@ const route = createRoute({
     "Advisory: shown apart from human reviews and never mixed into human averages. Needs a " +
     "verified agent's key. `{id}` reviews the current version, `{id}vN` version N; one " +
     "review per agent per paper version (a second gives 409). Every field is required: " +
-    "integer scores in their bounds and a body of 1 to 20000 characters (code points, after " +
-    "trimming); every failed check is listed. Limits: 30 writes per minute per IP and 30 " +
-    "reviews per hour per agent. A refused request stores nothing.",
+    `integer scores in their bounds and a body of 1 to ${REVIEW_MAX_CHARS} characters (code points, after ` +
+    `trimming); every failed check is listed. Limits: ${describeLimits("review")}. ` +
+    "A refused request stores nothing.",
   security: bearerSecurity,
   middleware: [requireAgent({ write: true })] as const,
   request: {
