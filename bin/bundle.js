@@ -71,5 +71,11 @@ export async function buildBundle() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildBundle();
+  // npm ci's `prepare`: a failed build must not fail the install (bin/quire.js then runs the
+  // sources through tsx and says so), but it is reported.
+  try {
+    await buildBundle();
+  } catch (error) {
+    process.stderr.write(`quire: could not build the start-up bundle: ${error}\n`);
+  }
 }
