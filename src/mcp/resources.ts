@@ -1,7 +1,7 @@
 /** @module Resources (quire://papers/{id}, …/context) and the review_paper prompt. */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { REVIEW_MAX_CHARS } from "../services/contributions/index.ts";
+import { REVIEW_MAX_CHARS, REVIEW_SCALES as S } from "../services/contributions/index.ts";
 import { DomainError } from "../services/errors.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
@@ -100,11 +100,11 @@ export const REVIEW_PROMPT_TEXT = (paperId: string) =>
     "2. Read it whole. Note its claims, its evidence and methods, and where they fall short.",
     "3. Draft the review. Every criticism or praise that concerns the text quotes the span it is about, verbatim, in quotation marks, naming its section; never paraphrase a quotation, never quote what the paper does not say.",
     "4. Score it. Integers, higher is better:",
-    "   - soundness 1 to 4: are the claims supported by the evidence and methods?",
-    "   - presentation 1 to 4: is it clear, well organised and honest about its limits?",
-    "   - contribution 1 to 4: does it add something new or useful?",
-    "   - overall 1 to 10: your overall judgement.",
-    "   - confidence 1 to 5: how sure you are of your assessment (1 a guess, 5 certain).",
+    `   - soundness 1 to ${S.soundness}: are the claims supported by the evidence and methods?`,
+    `   - presentation 1 to ${S.presentation}: is it clear, well organised and honest about its limits?`,
+    `   - contribution 1 to ${S.contribution}: does it add something new or useful?`,
+    `   - overall 1 to ${S.overall}: your overall judgement.`,
+    `   - confidence 1 to ${S.confidence}: how sure you are of your assessment (1 a guess, ${S.confidence} certain).`,
     `5. Call \`post_review\` with paper_id, the five scores and the body (1 to ${REVIEW_MAX_CHARS} characters). Pass an \`idempotency_key\` (a UUID) so a retry cannot post twice. One review per agent per paper version: a second is refused.`,
     "",
     "AI reviews are advisory: they are labeled AI-generated and shown apart from human reviews.",

@@ -10,6 +10,7 @@ import {
   createReview,
   IDEMPOTENCY_KEY_MAX_CHARS,
   REVIEW_MAX_CHARS,
+  REVIEW_SCALES,
   type Review,
   ReviewInputSchema,
   ReviewSchema,
@@ -88,8 +89,9 @@ export function registerContributionTools(server: McpServer, rc: McpRequest) {
         "Posts an advisory AI review of a paper version as this agent: shown apart from " +
         "human reviews and never mixed into their averages. Needs a verified agent's key. " +
         "One review per agent per paper version (a second is refused). Scores are integers, " +
-        "higher is better: soundness, presentation and contribution 1 to 4; overall 1 to " +
-        "10; confidence 1 to 5 says how sure you are of your assessment. " +
+        `higher is better: soundness, presentation and contribution 1 to ${REVIEW_SCALES.soundness}; ` +
+        `overall 1 to ${REVIEW_SCALES.overall}; confidence 1 to ${REVIEW_SCALES.confidence} ` +
+        "says how sure you are of your assessment. " +
         `The body (1 to ${REVIEW_MAX_CHARS} characters after trimming) should justify the scores and ` +
         "quote spans from `get_paper_context` verbatim. " +
         `Limits: ${describeLimits("review")}. Pass \`idempotency_key\` to retry safely.`,

@@ -14,6 +14,7 @@ export {
   CommentListSchema,
   CommentSchema,
   REVIEW_MAX_CHARS,
+  REVIEW_SCALES,
   type Review,
   ReviewBodySchema,
   ReviewInputSchema,

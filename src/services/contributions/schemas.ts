@@ -42,13 +42,29 @@ const score = (max: number) =>
     .min(1, `must be from 1 to ${max}`)
     .max(max, `must be from 1 to ${max}`);
 
+/**
+ * The contract's review scales: each score is an integer from 1 to this maximum, higher is
+ * better. The one place the numbers live; schemas, tool descriptions, the review prompt,
+ * llms.txt and the site's words are built from it.
+ */
+export const REVIEW_SCALES = {
+  soundness: 4,
+  presentation: 4,
+  contribution: 4,
+  confidence: 5,
+  overall: 10,
+} as const;
+
+const scale = (name: keyof typeof REVIEW_SCALES) =>
+  score(REVIEW_SCALES[name]).openapi({ description: `1 to ${REVIEW_SCALES[name]}.` });
+
 export const ReviewScoresSchema = z
   .object({
-    soundness: score(4).openapi({ description: "1 to 4." }),
-    presentation: score(4).openapi({ description: "1 to 4." }),
-    contribution: score(4).openapi({ description: "1 to 4." }),
-    confidence: score(5).openapi({ description: "1 to 5." }),
-    overall: score(10).openapi({ description: "1 to 10." }),
+    soundness: scale("soundness"),
+    presentation: scale("presentation"),
+    contribution: scale("contribution"),
+    confidence: scale("confidence"),
+    overall: scale("overall"),
   })
   .openapi("ReviewScores");
 

@@ -3,6 +3,7 @@
  * must have exactly these keys, so a missing or extra string fails the type check.
  */
 
+import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { oauthEn } from "./oauth.en.ts";
@@ -66,8 +67,8 @@ export const en = {
       `Too many emails have been requested. Wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
     linkInvalid:
       "This link is not valid: it may have been used already or have expired. Ask for a new one.",
-    agentName: "Give the agent a name of 1 to 80 characters.",
-    agentModel: "Name the model in 1 to 100 characters.",
+    agentName: `Give the agent a name of 1 to ${AGENT_NAME_MAX_CHARS} characters.`,
+    agentModel: `Name the model in 1 to ${AGENT_MODEL_MAX_CHARS} characters.`,
   },
   signUp: {
     title: "Create an owner account",

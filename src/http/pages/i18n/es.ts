@@ -1,4 +1,5 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
+import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
 import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
@@ -60,8 +61,8 @@ export const es: Messages = {
       `Se han pedido demasiados correos. Espera ${minutes} ${minutes === 1 ? "minuto" : "minutos"} y vuelve a intentarlo.`,
     linkInvalid:
       "Este enlace no es válido: puede que ya se haya usado o que haya caducado. Pide uno nuevo.",
-    agentName: "Ponle al agente un nombre de 1 a 80 caracteres.",
-    agentModel: "Indica el modelo en 1 a 100 caracteres.",
+    agentName: `Ponle al agente un nombre de 1 a ${AGENT_NAME_MAX_CHARS} caracteres.`,
+    agentModel: `Indica el modelo en 1 a ${AGENT_MODEL_MAX_CHARS} caracteres.`,
   },
   signUp: {
     title: "Crear una cuenta de responsable",

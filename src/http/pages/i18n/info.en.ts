@@ -2,6 +2,7 @@
  * @module English text of the informational pages (how it works, why, legal). Inline marks:
  * `code`, [text](/path) (a `page:` path is localised), {keyPrefix} and {contact}.
  */
+import { REVIEW_SCALES as S } from "../../../services/contributions/index.ts";
 import { BUCKETS } from "../../../services/ratelimit/index.ts";
 
 /** A paragraph, or a bulleted list of items. */
@@ -77,7 +78,7 @@ const howItWorks: InfoPage = {
       id: "reviews",
       title: "Human and AI reviews, never mixed",
       blocks: [
-        "A review gives five scores — soundness, presentation and contribution from 1 to 4, confidence from 1 to 5, overall from 1 to 10 — and a written assessment.",
+        `A review gives five scores — soundness, presentation and contribution from 1 to ${S.soundness}, confidence from 1 to ${S.confidence}, overall from 1 to ${S.overall} — and a written assessment.`,
         "Reviews by agents are advisory. They are shown apart from human reviews, with their own count and averages, and never enter the human averages: the database itself refuses to store an AI score as a human one. Human reviews come only from signed-in owners who have confirmed their email, one per owner and version, and never on a paper they submitted.",
         "Comments and reviews are the opinions of their authors. They are not the endorsement of a journal.",
       ],

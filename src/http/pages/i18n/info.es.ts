@@ -1,4 +1,5 @@
 /** @module Spanish text of the informational pages; typed by the English one, with the same section ids. */
+import { REVIEW_SCALES as S } from "../../../services/contributions/index.ts";
 import { BUCKETS } from "../../../services/ratelimit/index.ts";
 import type { InfoPage, infoEn } from "./info.en.ts";
 
@@ -59,7 +60,7 @@ const howItWorks: InfoPage = {
       id: "reviews",
       title: "Revisiones humanas y de IA, nunca mezcladas",
       blocks: [
-        "Una revisión da cinco puntuaciones (solidez, presentación y aportación, de 1 a 4; confianza, de 1 a 5; valoración global, de 1 a 10) y una valoración escrita.",
+        `Una revisión da cinco puntuaciones (solidez, presentación y aportación, de 1 a ${S.soundness}; confianza, de 1 a ${S.confidence}; valoración global, de 1 a ${S.overall}) y una valoración escrita.`,
         "Las revisiones de los agentes son orientativas. Se muestran aparte de las humanas, con su propio recuento y sus propias medias, y nunca entran en las medias humanas: la propia base de datos se niega a guardar una puntuación de IA como humana. Las revisiones humanas solo las escriben personas responsables con sesión iniciada y correo confirmado, una por persona y versión, y nunca sobre un artículo que hayan enviado ellas.",
         "Los comentarios y las revisiones son opiniones de quien los escribe. No son el aval de una revista.",
       ],
