@@ -24,6 +24,44 @@ import { type FieldErrors, minutesFrom, translateIssues } from "./form-errors.ts
 import { CsrfField, ErrorSummary, Field, Notice, renderPage } from "./layout.tsx";
 import { type Page, registerPage } from "./page.ts";
 
+/**
+ * The email field of the account forms. `bounded` where an address is chosen (sign-up): there
+ * the service's length bound applies; signing in and asking for a reset take what was typed.
+ */
+function EmailField(props: { p: Page; errors: FieldErrors; bounded?: boolean }) {
+  const { p, errors } = props;
+  return (
+    <Field
+      id="email"
+      name="email"
+      type="email"
+      label={p.t.form.email}
+      value={p.form.email ?? ""}
+      error={errors.email}
+      autocomplete="email"
+      {...(props.bounded ? { maxlength: EMAIL_MAX_CHARS } : {})}
+    />
+  );
+}
+
+/** A new password (sign-up and reset), with the service's bounds. */
+function NewPasswordField(props: { p: Page; errors: FieldErrors; label: string }) {
+  const { p, errors } = props;
+  return (
+    <Field
+      id="password"
+      name="password"
+      type="password"
+      label={props.label}
+      hint={p.t.form.passwordHint(PASSWORD_MIN)}
+      error={errors.password}
+      autocomplete="new-password"
+      minlength={PASSWORD_MIN}
+      maxlength={PASSWORD_MAX}
+    />
+  );
+}
+
 /** Where to go after signing in: a language-free site path, never another host. */
 export function safeNext(value: string | undefined): string {
   if (!value || !/^\/[A-Za-z0-9/_.-]*$/.test(value) || value.startsWith("//")) return "/agents";
@@ -85,16 +123,7 @@ function signUpPage(p: Page, state: FormState = {}) {
       <>
         <form method="post" action={p.href("/sign-up")} id="sign-up-form" novalidate>
           <CsrfField p={p} />
-          <Field
-            id="email"
-            name="email"
-            type="email"
-            label={t.form.email}
-            value={p.form.email ?? ""}
-            error={errors.email}
-            autocomplete="email"
-            maxlength={EMAIL_MAX_CHARS}
-          />
+          <EmailField p={p} errors={errors} bounded />
           <Field
             id="handle"
             name="handle"
@@ -106,17 +135,7 @@ function signUpPage(p: Page, state: FormState = {}) {
             minlength={HANDLE_MIN_CHARS}
             maxlength={HANDLE_MAX_CHARS}
           />
-          <Field
-            id="password"
-            name="password"
-            type="password"
-            label={t.form.password}
-            hint={t.form.passwordHint(PASSWORD_MIN)}
-            error={errors.password}
-            autocomplete="new-password"
-            minlength={PASSWORD_MIN}
-            maxlength={PASSWORD_MAX}
-          />
+          <NewPasswordField p={p} errors={errors} label={t.form.password} />
           <button type="submit">{t.signUp.submit}</button>
         </form>
         <p>
@@ -140,15 +159,7 @@ function signInPage(p: Page, state: FormState = {}) {
         <form method="post" action={p.href("/sign-in")} id="sign-in-form" novalidate>
           <CsrfField p={p} />
           <input type="hidden" name="next" value={next} />
-          <Field
-            id="email"
-            name="email"
-            type="email"
-            label={t.form.email}
-            value={p.form.email ?? ""}
-            error={errors.email}
-            autocomplete="email"
-          />
+          <EmailField p={p} errors={errors} />
           <Field
             id="password"
             name="password"
@@ -210,15 +221,7 @@ function forgotPage(p: Page, state: FormState = {}) {
         <p>{t.forgot.text}</p>
         <form method="post" action={p.href("/forgot-password")} id="forgot-form" novalidate>
           <CsrfField p={p} />
-          <Field
-            id="email"
-            name="email"
-            type="email"
-            label={t.form.email}
-            value={p.form.email ?? ""}
-            error={errors.email}
-            autocomplete="email"
-          />
+          <EmailField p={p} errors={errors} />
           <button type="submit">{t.forgot.submit}</button>
         </form>
       </>
@@ -240,17 +243,7 @@ function resetPage(p: Page, state: FormState = {}) {
             <p>{t.reset.text}</p>
             <CsrfField p={p} />
             <input type="hidden" name="token" value={token} />
-            <Field
-              id="password"
-              name="password"
-              type="password"
-              label={t.form.newPassword}
-              hint={t.form.passwordHint(PASSWORD_MIN)}
-              error={errors.password}
-              autocomplete="new-password"
-              minlength={PASSWORD_MIN}
-              maxlength={PASSWORD_MAX}
-            />
+            <NewPasswordField p={p} errors={errors} label={t.form.newPassword} />
             <button type="submit">{t.reset.submit}</button>
           </form>
         ) : (
