@@ -18,6 +18,7 @@ import { agentIn, type TestAgent } from "../src/testing/agents.ts";
 import { makeAgent, publishPaper } from "../src/testing/factories.ts";
 import { MCP_TOOL_NAMES, type ServedApp, serveTestApp } from "../src/testing/mcp.ts";
 import { ownerOverHttp, serveOAuthApp } from "../src/testing/oauth.ts";
+import { freePort } from "../src/testing/scratch.ts";
 
 const BRIDGE = fileURLToPath(new URL("../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
 
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 /** A client talking to `mcp-remote` over stdio, the bridge talking to Quire over HTTP. */
-async function bridged(authHeader?: string, url = served.url) {
+async function bridged(authHeader?: string, url = served.url, callbackPort?: number) {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: configDir,
@@ -49,7 +50,17 @@ async function bridged(authHeader?: string, url = served.url) {
     // The bridge opens the sign-in page with xdg-open, which runs $BROWSER: here, nothing.
     BROWSER: "true",
   };
-  const args = [BRIDGE, `${url}/mcp`, "--transport", "http-only"];
+  // The OAuth callback port, when given, is the bridge's second argument. Without it the bridge
+  // derives one from the server URL's hash (3335-49150), which can fall on a port this machine
+  // is using as the local end of a connection: the bridge then listens on the next port while
+  // the redirect URI it registered names the first, and the owner's browser is refused.
+  const args = [
+    BRIDGE,
+    `${url}/mcp`,
+    ...(callbackPort === undefined ? [] : [String(callbackPort)]),
+    "--transport",
+    "http-only",
+  ];
   if (authHeader !== undefined) {
     env.AUTH_HEADER = authHeader;
     // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands it from env
@@ -135,7 +146,7 @@ describe("mcp-remote connecting by OAuth", () => {
       const { client: owner, handle } = await ownerOverHttp(oauthApp);
       const chosen = await makeAgent(oauthApp.test.ctx, handle, "bridged-agent");
       const paper = (await publishPaper(oauthApp.test.ctx)).paper_id;
-      const { client, stderr } = await bridged(undefined, oauthApp.url);
+      const { client, stderr } = await bridged(undefined, oauthApp.url, await freePort());
       try {
         const listed = await client.callTool({ name: "list_papers", arguments: {} });
         expect(listed.isError, stderr()).toBeFalsy();
@@ -167,7 +178,10 @@ describe("mcp-remote connecting by OAuth", () => {
         });
         expect(approved.status).toBe(303);
         // The owner's browser lands on the bridge's loopback callback with the code.
-        expect((await fetch(approved.location!)).status).toBe(200);
+        const callback = await fetch(approved.location!).catch((error: unknown) => {
+          throw new Error(`the bridge's callback refused: ${String(error)}\n${stderr()}`);
+        });
+        expect(callback.status).toBe(200);
         const settled = await outcome;
         expect("error" in settled ? String(settled.error) : "", stderr()).toBe("");
         const posted = "result" in settled ? settled.result : { content: [] };
