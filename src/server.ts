@@ -83,8 +83,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     `Quire is serving on http://localhost:${port}`,
   );
   const startupWork = (async () => {
-    // Not awaited: a failure only leaves search monolingual (see queryVariants).
-    void runtime.services.translator?.warm();
     await runtime.prepared;
     if (config.SEED_SAMPLES) {
       // Under the startup lock: of instances starting together, only the first seeds.
