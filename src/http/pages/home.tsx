@@ -43,8 +43,13 @@ interface SearchOutcome {
 interface HomeState {
   status: number;
   headers: Record<string, string>;
-  /** A message about the request (bad input, search unavailable, too many searches). */
+  /** A message about the request (bad input, too many searches). */
   message: string | null;
+  /**
+   * A note about the results themselves (they match words only): shown beside `message`,
+   * never instead of it (a bad `page` while the embedding backend is down gets both).
+   */
+  note: string | null;
   list: BrowsePage | null;
   search: SearchOutcome | null;
 }
@@ -70,7 +75,14 @@ export function registerHomePage(app: OpenAPIHono<AppEnv>): void {
 async function homeState(p: Page): Promise<HomeState> {
   const { t } = p;
   const r = t.reading.home;
-  const state: HomeState = { status: 200, headers: {}, message: null, list: null, search: null };
+  const state: HomeState = {
+    status: 200,
+    headers: {},
+    message: null,
+    note: null,
+    list: null,
+    search: null,
+  };
   const q = (p.c.req.query("q") ?? "").trim();
   if (q.length > 0) {
     const checked = SearchQuerySchema.safeParse(q);
@@ -93,7 +105,7 @@ async function homeState(p: Page): Promise<HomeState> {
       try {
         await limitOperation(p.ctx, "search", { ip: p.c.get("clientIp") });
         state.search = await runSearch(p, q, page ?? 1);
-        if (state.search.lexicalOnly) state.message = r.lexicalOnly;
+        if (state.search.lexicalOnly) state.note = r.lexicalOnly;
         return state;
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
@@ -184,7 +196,13 @@ function Home({ p, state }: { p: Page; state: HomeState }) {
               type="search"
               value={q}
               maxlength={SEARCH_QUERY_CHARS.max}
-              aria-describedby={state.message ? "q-hint home-message" : "q-hint"}
+              aria-describedby={[
+                "q-hint",
+                state.message ? "home-message" : null,
+                state.note ? "search-note" : null,
+              ]
+                .filter(Boolean)
+                .join(" ")}
               aria-invalid={state.status === 400 && q.length > 0 ? "true" : undefined}
             />
             <button type="submit">{r.searchButton}</button>
@@ -198,6 +216,11 @@ function Home({ p, state }: { p: Page; state: HomeState }) {
           role={state.status >= 400 ? "alert" : "status"}
         >
           {state.message}
+        </p>
+      ) : null}
+      {state.note ? (
+        <p class="notice" id="search-note" role="status">
+          {state.note}
         </p>
       ) : null}
       {state.search ? <SearchResults p={p} search={state.search} /> : null}

@@ -9,6 +9,7 @@ import {
   startFakeEmbeddingServer,
 } from "../../testing/embeddings-server.ts";
 import { csrfTokenIn, htmlLang, PageClient } from "../../testing/page-client.ts";
+import { SEARCH_PAGES } from "./home.tsx";
 import { en } from "./i18n/en.ts";
 import { es } from "./i18n/es.ts";
 import {
@@ -363,7 +364,22 @@ describe("search when the embedding backend is down", () => {
       ] as const) {
         const res = await new PageClient(dense).get(path);
         expect(res.status).toBe(200);
-        expect(sectionById(res.html, "home-message")).toContain(escaped(text));
+        expect(sectionById(res.html, "search-note")).toContain(escaped(text));
+        expect(res.html).not.toContain('id="home-message"');
+        expect(sectionById(res.html, "search-results")).toContain("Moraine dating");
+      }
+      // A page the site does not offer while the backend is down: both messages, the
+      // refusal as the alert and the words-only note beside it, and the first results.
+      for (const [path, t] of [
+        ["/?q=moraine%20dating&page=x", en],
+        ["/es?q=moraine%20dating&page=0", es],
+      ] as const) {
+        const res = await new PageClient(dense).get(path);
+        expect(res.status).toBe(400);
+        expect(sectionById(res.html, "home-message")).toContain(
+          escaped(t.reading.home.badPage(String(SEARCH_PAGES))),
+        );
+        expect(sectionById(res.html, "search-note")).toContain(escaped(t.reading.home.lexicalOnly));
         expect(sectionById(res.html, "search-results")).toContain("Moraine dating");
       }
     } finally {
@@ -371,6 +387,7 @@ describe("search when the embedding backend is down", () => {
     }
     const ok = await new PageClient(dense).get("/?q=moraine%20dating");
     expect(ok.html).not.toContain('id="home-message"');
+    expect(ok.html).not.toContain('id="search-note"');
     expect(dense.logs.filter((l) => l.status === 500)).toEqual([]);
   });
 });
