@@ -18,6 +18,20 @@ describe("applyGlossary", () => {
     );
   });
 
+  it("knows the field's common terms Apertium mistranslates, the longer term first", () => {
+    // Apertium alone: "Artificial vision", "Temporary series", "Rear door", "grafos Of knowledge".
+    expect(applyGlossary("visión artificial para series temporales")).toBe(
+      "computer vision para time series",
+    );
+    expect(applyGlossary("ataques de puerta trasera")).toBe("ataques de backdoor");
+    expect(applyGlossary("grafos de conocimiento y otros grafos")).toBe(
+      "knowledge graphs y otros graph",
+    );
+    expect(applyGlossary("Poda y cuantización de redes neuronales")).toBe(
+      "pruning y quantization de neural networks",
+    );
+  });
+
   it("matches whole words only and leaves other text, and English, as it is", () => {
     expect(applyGlossary("decodificaciones")).toBe("decodificaciones");
     expect(applyGlossary("curve number method in mountain watersheds")).toBe(
@@ -40,5 +54,15 @@ describe("englishCognates", () => {
       "the nation of information",
     );
     expect(englishCognates("Quire colusión", "quire colusión")).toBe("Quire colusion");
+  });
+
+  it("spells cognates the English way: endings, a Greek start, no accents", () => {
+    const query = "reutilizar fotopletismografía subsuperficial neurosimbólica coherencia";
+    expect(
+      englishCognates(
+        "reutilizar fotopletismografía subsuperficial neurosimbólica coherencia",
+        query,
+      ),
+    ).toBe("reutilize photopletismography subsuperficial neurosimbolic coherence");
   });
 });

@@ -54,6 +54,59 @@ const GLOSSARY: readonly (readonly [string, string])[] = [
   ["juegos? de rol", "role-playing"],
   ["interpretan personajes", "role-playing characters"],
   ["ataques? adversari[oa]s?", "adversarial attacks"],
+  // Common terms of the field, checked against Apertium's output one by one (docs/adr/0031).
+  ["vision artificial", "computer vision"],
+  ["aprendizaje no supervisado", "unsupervised learning"],
+  ["aprendizaje semisupervisado", "semi-supervised learning"],
+  ["aprendizaje multitarea", "multi-task learning"],
+  ["metaaprendizaje", "meta-learning"],
+  ["seguimiento de objetos", "object tracking"],
+  ["nubes? de puntos", "point cloud"],
+  ["recuperacion de informacion", "information retrieval"],
+  ["sistemas? (?:de recomendacion|recomendador(?:es)?)", "recommender systems"],
+  ["resumen(?:es)? automaticos?", "summarization"],
+  ["analisis de sentimientos?", "sentiment analysis"],
+  ["reconocimiento de entidades nombradas", "named entity recognition"],
+  ["ajuste (?:por|con|de) instrucciones", "instruction tuning"],
+  ["optimizacion de politicas", "policy optimization"],
+  ["politicas?", "policy policies"],
+  ["autocodificador(?:es)? variacional(?:es)?", "variational autoencoder"],
+  ["autocodificador(?:es)?", "autoencoder"],
+  ["redes generativas (?:antagonicas|adversarias)", "generative adversarial networks"],
+  ["atencion cruzada", "cross-attention"],
+  ["cuantizacion", "quantization"],
+  ["poda", "pruning"],
+  ["mezclas? de expertos", "mixture of experts"],
+  ["leyes de escalado", "scaling laws"],
+  ["escalado", "scaling"],
+  ["llamadas? a herramientas", "tool calling"],
+  ["demostracion (?:automatica )?de teoremas", "theorem proving"],
+  ["reparacion (?:automatica )?de programas", "program repair"],
+  ["pruebas de software", "software testing"],
+  ["inferencia de pertenencia", "membership inference"],
+  ["puertas? traseras?", "backdoor"],
+  ["robustez adversaria", "adversarial robustness"],
+  ["equidad", "fairness"],
+  ["explicabilidad", "explainability"],
+  ["interpretabilidad mecanicista", "mechanistic interpretability"],
+  ["trayectorias?", "trajectory"],
+  ["grafos? de conocimiento", "knowledge graphs"],
+  ["grafos?", "graph"],
+  ["busqueda de arquitecturas? neuronal(?:es)?", "neural architecture search"],
+  ["series temporales", "time series"],
+  ["pronosticos?", "forecasting"],
+  ["histopatologia", "histopathology"],
+  ["texto a voz", "text-to-speech"],
+  ["reconocimiento (?:automatico )?del habla", "speech recognition"],
+  ["modelos? fundacional(?:es)?", "foundation models"],
+  ["preentrenamiento", "pretraining"],
+  ["aumento de datos", "data augmentation"],
+  ["evaluacion comparativa", "benchmarking"],
+  ["tablas? de clasificacion", "leaderboard"],
+  ["ciberseguridad", "cybersecurity"],
+  ["escalabilidad", "scalability"],
+  ["computacion en el borde", "edge computing"],
+  ["en (?:el )?dispositivo", "on-device"],
 ];
 
 const COMPILED = GLOSSARY.map(
@@ -107,7 +160,23 @@ const COGNATE_ENDINGS: readonly (readonly [RegExp, string])[] = [
   [/mente$/u, "ly"],
   [/ismos?$/u, "ism"],
   [/istas?$/u, "ist"],
+  [/encias?$/u, "ence"],
+  [/ancias?$/u, "ance"],
+  [/entes$/u, "ents"],
+  [/ente$/u, "ent"],
+  [/izar$/u, "ize"],
+  [/arios?$|arias?$/u, "ary"],
+  [/uras?$/u, "ure"],
+  [/ografías?$/u, "ography"],
 ];
+
+/** Spanish spellings at the start of a word that English writes otherwise: the Greek "ph" ("foto-"). */
+const COGNATE_STARTS: readonly (readonly [RegExp, string])[] = [[/^foto/u, "photo"]];
+
+/** Lower case without diacritics: English spells cognates without Spanish accents. */
+function unaccented(word: string): string {
+  return word.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
+}
 
 /**
  * A translation with the words Apertium did not know (it passes them through as typed:
@@ -119,10 +188,11 @@ export function englishCognates(translation: string, query: string): string {
   return translation.replace(/\p{L}+/gu, (word) => {
     const plain = folded(word);
     if (plain.length < 6 || !typed.has(plain)) return word;
-    const lower = word.toLowerCase();
-    for (const [ending, english] of COGNATE_ENDINGS) {
-      if (ending.test(lower)) return lower.replace(ending, english);
-    }
-    return word;
+    let lower = word.toLowerCase();
+    for (const [start, english] of COGNATE_STARTS) lower = lower.replace(start, english);
+    const ending = COGNATE_ENDINGS.find(([pattern]) => pattern.test(lower));
+    if (ending) lower = lower.replace(ending[0], ending[1]);
+    else if (lower === word.toLowerCase()) return word;
+    return unaccented(lower);
   });
 }
