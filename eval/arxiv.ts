@@ -33,7 +33,6 @@ import type { ServiceContext } from "../src/services/context.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
-import type { SearchSettings } from "../src/services/search/settings.ts";
 import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
@@ -96,13 +95,7 @@ interface Run {
   target: number | null;
   /** Turns the query into what is sent (a reference run translates it first). */
   prepare?: (query: string) => Promise<string>;
-  /** Search settings of this run's server (query expansion measured off by default). */
-  settings?: Partial<SearchSettings>;
 }
-
-/** Expansion settings measured beside the default (docs/adr/0029): RM3 and WordNet synonyms. */
-const RM3: Partial<SearchSettings> = { feedback: { docs: 10, terms: 10, weight: 0.3 } };
-const WORDNET: Partial<SearchSettings> = { synonymWeight: 0.35 };
 
 async function main(): Promise<void> {
   let knownEn = readSet("arxiv-known-item.tsv", "query_en");
@@ -212,38 +205,6 @@ async function main(): Promise<void> {
           metric: "R@10",
           target: null,
         },
-        {
-          name: "paraphrase (hybrid + RM3 feedback, weight 0.3; off by default)",
-          items: paraphrase,
-          translator: true,
-          metric: "R@10",
-          target: null,
-          settings: RM3,
-        },
-        {
-          name: "paraphrase (hybrid + WordNet synonyms, weight 0.35; off by default)",
-          items: paraphrase,
-          translator: true,
-          metric: "R@10",
-          target: null,
-          settings: WORDNET,
-        },
-        {
-          name: "English known-item + RM3 feedback (off by default)",
-          items: knownEn,
-          translator: true,
-          metric: "MRR@10",
-          target: null,
-          settings: RM3,
-        },
-        {
-          name: "English known-item + WordNet synonyms (off by default)",
-          items: knownEn,
-          translator: true,
-          metric: "MRR@10",
-          target: null,
-          settings: WORDNET,
-        },
       ];
       const rows = await evaluate(rt, config.BASE_URL, runs);
       process.stdout.write(
@@ -294,7 +255,6 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
     const services = {
       ...rt.services,
       translator: run.translator ? rt.services.translator : undefined,
-      ...(run.settings ? { search: { ...rt.services.search, ...run.settings } } : {}),
     };
     await withServer(rt, services, baseUrl, async (base) => {
       let total = 0;

@@ -18,7 +18,7 @@
  *   EVAL_DATABASE_URL  use (and keep) this PostgreSQL database (implies postgres); a rerun reuses its import
  *   EVAL_REINDEX       rebuild the search index before evaluating (after changing what it stores)
  *   EVAL_ADMIN_URL     where to create/drop quire_eval_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
- *   EVAL_SEARCH        search settings over the defaults, as JSON (e.g. '{"synonymWeight":0.35}')
+ *   EVAL_SEARCH        search settings over the defaults, as JSON (e.g. '{"sparseWeight":0.8}')
  *   EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_API_KEY   add the dense channel
  *
  * nDCG@10 goes through GET /api/v1/search/semantic over HTTP (an in-process server on port

@@ -7,7 +7,6 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
-import { expandRanking, expands, FEEDBACK_DEPTH } from "./expansion.ts";
 import { applyGlossary, englishCognates } from "./glossary.ts";
 import type { TextConfig } from "./indexing.ts";
 import { bm25Candidates, bm25Scores } from "./lexical.ts";
@@ -195,28 +194,7 @@ export async function searchChunks(
   const rankings = await Promise.all(
     variants.map(async (v) => {
       if (!v.language) {
-        const settings = searchSettings({ ...ctx.search, ...internals.settings });
-        if (mode === "semantic" || !expands(settings)) {
-          return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
-        }
-        const first = await rankChunks(ctx, v.text, mode, Math.max(limit, FEEDBACK_DEPTH), {
-          ...internals,
-          configs: v.configs,
-        });
-        const expanded = await expandRanking(
-          publicReadDb(ctx),
-          v.text,
-          first,
-          settings,
-          (text, config) =>
-            rankChunks(ctx, text, "lexical", FEEDBACK_DEPTH, {
-              ...internals,
-              channels: ["bm25"],
-              configs: [config],
-            }),
-          (chunkId, fused, from) => ({ chunkId, fused, z: from?.z ?? {} }),
-        );
-        return expanded.slice(0, limit);
+        return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
       }
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.

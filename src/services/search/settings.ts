@@ -1,7 +1,6 @@
 /** @module Search tuning: BM25 parameters, channel weights, candidate depth. */
-import type { ExpansionSettings } from "./expansion.ts";
 
-export interface SearchSettings extends ExpansionSettings {
+export interface SearchSettings {
   /** BM25 term-frequency saturation. */
   k1: number;
   /** BM25 length normalisation. */
@@ -37,8 +36,6 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   candidates: 300,
   denseCandidates: 100,
   efSearch: 100,
-  feedback: { docs: 10, terms: 10, weight: 0 },
-  synonymWeight: 0,
   // `npm run eval:scifact -- --calibrate` (train queries). Semantic mode depends on the
   // operator's model, which this machine does not have: it borrows the hybrid curve.
   scoreCurves: {
