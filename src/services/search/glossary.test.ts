@@ -30,6 +30,10 @@ describe("applyGlossary", () => {
     expect(applyGlossary("Poda y cuantización de redes neuronales")).toBe(
       "pruning y quantization de neural networks",
     );
+    expect(applyGlossary("varias vistas 2D")).toBe("varias views 2D");
+    expect(applyGlossary("jueces igual que los grandes modelos de lenguaje y los grandes")).toBe(
+      "jueces igual que los large language models y los large",
+    );
   });
 
   it("matches whole words only and leaves other text, and English, as it is", () => {

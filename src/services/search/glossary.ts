@@ -107,6 +107,11 @@ const GLOSSARY: readonly (readonly [string, string])[] = [
   ["escalabilidad", "scalability"],
   ["computacion en el borde", "edge computing"],
   ["en (?:el )?dispositivo", "on-device"],
+  // Single words whose research sense Apertium's tagger or dictionary misses ("varias vistas"
+  // → "several seen", "los grandes" → "the big"); from the dev half's misses.
+  ["vistas", "views"],
+  ["vista", "view"],
+  ["grandes?", "large"],
 ];
 
 const COMPILED = GLOSSARY.map(
