@@ -26,7 +26,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
@@ -183,6 +183,8 @@ interface Result {
   /** pg_total_relation_size of each search relation (heap, TOAST and indexes). */
   relations: Record<string, number>;
   hnswRecallAt8: number;
+  /** 1-, 5- and 15-minute load averages when the queries started and when they ended. */
+  loadAverage: { before: number[]; after: number[] };
   exactMs: { p50: number; p95: number; p99: number };
   peakRssBytes: number;
 }
@@ -263,6 +265,15 @@ async function child(engine: Engine): Promise<Result> {
       { name: "semantic (dense, HNSW)", c: dense, mode: "semantic" },
     ];
     const latency: Result["latency"] = {};
+    const loadBefore = loadavg();
+    // The same run's floor: one round trip that does nothing, through the same pool.
+    const floor: number[] = [];
+    for (let i = 0; i < Math.max(20, qs.length); i++) {
+      const t = performance.now();
+      await ctx.db.execute(sql`select 1`);
+      floor.push(performance.now() - t);
+    }
+    latency["baseline (select 1)"] = percentiles(floor);
     for (const m of modes) {
       for (const q of qs.slice(0, 20)) await searchChunks(m.c, { q, mode: m.mode });
       const ms: number[] = [];
@@ -275,6 +286,7 @@ async function child(engine: Engine): Promise<Result> {
       log(`${engine}: ${m.name} ${JSON.stringify(latency[m.name])}`);
     }
 
+    const loadAfter = loadavg();
     const recall = await hnswRecall(ctx.db, dense.embedder!, qs);
     const [postings] = await rowsOf<{ n: number }>(
       ctx.db,
@@ -314,6 +326,7 @@ async function child(engine: Engine): Promise<Result> {
       relations,
       latency,
       hnswRecallAt8: recall.recall,
+      loadAverage: { before: loadBefore, after: loadAfter },
       exactMs: recall.exactMs,
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
     };
@@ -431,6 +444,11 @@ async function main(): Promise<void> {
         ([mode, l]) =>
           `| ${r.engine} | ${mode} | ${l.p50.toFixed(1)} ms | ${l.p95.toFixed(1)} ms | ${l.p99.toFixed(1)} ms |`,
       ),
+    ),
+    "",
+    ...results.map(
+      (r) =>
+        `Load average (1/5/15 min) while ${r.engine} ran its queries: ${r.loadAverage.before.map((x) => x.toFixed(1)).join("/")} at the start, ${r.loadAverage.after.map((x) => x.toFixed(1)).join("/")} at the end (${cpus().length} CPUs).`,
     ),
     "",
     "| engine | HNSW recall@8 vs exact (ef_search " +

@@ -8,7 +8,13 @@ import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { countFeatures } from "./grams.ts";
-import { lexemeSequence, reindexPaper, textConfigSql, unindexPaper } from "./indexing.ts";
+import {
+  lexemeSequence,
+  reindexPaper,
+  searchableLanguages,
+  textConfigSql,
+  unindexPaper,
+} from "./indexing.ts";
 import { bm25Candidates, bm25Idf, bm25Scores, bm25Term } from "./lexical.ts";
 
 let database: Database;
@@ -176,6 +182,28 @@ describe("the search index follows publication", () => {
     const hidden = await reindexPaper(ctx, paper_id);
     expect(hidden).toEqual({ removed: once.added, added: 0 });
     expect(await unindexPaper(ctx, paper_id)).toEqual({ removed: 0, added: 0 });
+    await expectConsistent();
+  });
+
+  it("knows which languages hold searchable chunks, as papers come and go", async () => {
+    await publishPaper(ctx);
+    expect([...(await searchableLanguages(ctx.db))]).toEqual(["en"]);
+    const spanish =
+      "Medimos el balance de masa de los glaciares de los Andes con campañas repetidas y encontramos que los glaciares pierden espesor cada año, sobre todo a baja altitud, durante las dos últimas décadas de observación.";
+    const { paper_id } = await publishPaper(ctx, {
+      title: "Balance de masa de los glaciares andinos",
+      abstract: spanish,
+      body: `## Introducción\n\n${spanish} Los resultados de este trabajo muestran que la pérdida es mayor en las cuencas del norte.\n`,
+    });
+    const [row] = await rowsOf<{ language: string }>(
+      ctx.db,
+      sql`select language from paper_versions where paper_id = ${paper_id}`,
+    );
+    expect(row?.language).toBe("es");
+    expect([...(await searchableLanguages(ctx.db))].sort()).toEqual(["en", "es"]);
+    await setStatus(paper_id, "withdrawn");
+    await unindexPaper(ctx, paper_id);
+    expect([...(await searchableLanguages(ctx.db))]).toEqual(["en"]);
     await expectConsistent();
   });
 

@@ -6,7 +6,7 @@ import type { ServiceContext } from "../context.ts";
 import { countGrams, countLexemes, storedGramVector } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/5";
+export const INDEX_FORMAT = "quire-search/6";
 
 /** PostgreSQL text search configurations chunks and queries are analysed with. */
 export type TextConfig = "english" | "spanish" | "simple";
@@ -24,8 +24,33 @@ export function textConfigSql(language: SQL) {
   return sql`(case ${language} when 'en' then 'english' when 'und' then 'english' when 'es' then 'spanish' else 'simple' end)::regconfig`;
 }
 
-/** Counter slots for collection statistics (see search_stats). */
+/**
+ * Counter slots for collection statistics (see search_stats), per search language: slot
+ * `16 × group + (hash of the paper id mod 16)`, groups in `STAT_LANGUAGES` order. Readers
+ * sum every slot for the collection's N; the groups tell which languages hold searchable
+ * chunks at all (`searchableLanguages`), so a query skips wordings that could rank none.
+ */
 const STAT_SLOTS = 16;
+const STAT_LANGUAGES = ["en", "es", "other"] as const;
+export type StatLanguage = (typeof STAT_LANGUAGES)[number];
+
+/** The statistics group of a paper version's detected language ("und" counts as English). */
+function statGroup(language: string): number {
+  if (language === "en" || language === "und") return 0;
+  return language === "es" ? 1 : 2;
+}
+
+/**
+ * The search languages that have searchable chunks now (exact: the counters change in the
+ * transaction that publishes or hides a paper).
+ */
+export async function searchableLanguages(db: Db): Promise<Set<StatLanguage>> {
+  const rows = await rowsOf<{ g: number }>(
+    db,
+    sql`select (slot / ${STAT_SLOTS})::int as g from search_stats group by 1 having sum(chunks) > 0`,
+  );
+  return new Set(rows.map((r) => STAT_LANGUAGES[Number(r.g)]).filter((l) => l !== undefined));
+}
 
 export interface IndexChange {
   /** Chunks removed from and added to the index. */
@@ -38,6 +63,8 @@ interface ChunkFeatures {
   id: number;
   paperId: string;
   version: number;
+  /** The paper version's detected language (ISO 639-1, "und" when unknown). */
+  language: string;
   /** BM25 document length: lexeme occurrences in the chunk and its paper's title. */
   length: number;
   /** Lexeme → term frequency (the chunk's postings). */
@@ -204,11 +231,12 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
     version: number;
     content: string;
     title: string;
+    language: string;
     lexemes: string[];
     title_lexemes: string[];
   }>(
     db,
-    sql`select c.id::int8 as id, c.paper_id, c.version, c.content, pv.title,
+    sql`select c.id::int8 as id, c.paper_id, c.version, c.content, pv.title, pv.language,
                ${lexemeSequence(sql`to_tsvector(${config}, c.content)`)} as lexemes,
                ${lexemeSequence(sql`to_tsvector(${config}, pv.title)`)} as title_lexemes
         from chunks c
@@ -228,6 +256,7 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
       id: Number(row.id),
       paperId: row.paper_id,
       version: Number(row.version),
+      language: row.language,
       length: row.lexemes.length + row.title_lexemes.length,
       terms,
       vector: storedGramVector(features),
@@ -320,8 +349,11 @@ async function addToIndex(
   );
   await db.execute(
     sql`insert into search_stats (slot, chunks, length)
-        select (hashtext(paper_id) & ${STAT_SLOTS - 1})::int2, count(*), sum(length)
-        from unnest(${paperIds}, ${lengths}) as x(paper_id, length)
+        select (${STAT_SLOTS}::int * g + (hashtext(paper_id) & ${STAT_SLOTS - 1}))::int2, count(*), sum(length)
+        from unnest(${paperIds}, ${lengths}, ${pgArray(
+          chunks.map((c) => statGroup(c.language)),
+          "int4",
+        )}) as x(paper_id, length, g)
         group by 1 order by 1
         on conflict (slot) do update
           set chunks = search_stats.chunks + excluded.chunks,
@@ -361,7 +393,8 @@ async function removeFromIndex(db: Db, paperId: string): Promise<number> {
   );
   await db.execute(
     sql`insert into search_stats (slot, chunks, length)
-        values ((hashtext(${paperId}) & ${STAT_SLOTS - 1})::int2, ${-gone.length}, ${-length})
+        values ((${STAT_SLOTS}::int * ${statGroup(chunks[0]?.language ?? "en")}::int
+                 + (hashtext(${paperId}) & ${STAT_SLOTS - 1}))::int2, ${-gone.length}, ${-length})
         on conflict (slot) do update
           set chunks = search_stats.chunks + excluded.chunks,
               length = search_stats.length + excluded.length`,

@@ -70,6 +70,19 @@ export async function bm25Candidates(
   limit: number,
   configs: readonly TextConfig[] = ["english"],
 ): Promise<Bm25Result> {
+  return bm25Search(db, await bm25Statistics(db, query, configs), params, limit);
+}
+
+/**
+ * The first half of `bm25Candidates`: the query's lexemes, their IDF and the collection's
+ * statistics, in one round trip. Split out so that what needs only these (the sparse
+ * channel's document frequencies) runs alongside the postings scan.
+ */
+export async function bm25Statistics(
+  db: Db,
+  query: string,
+  configs: readonly TextConfig[] = ["english"],
+): Promise<Bm25Statistics> {
   const analysed = sql.join(
     configs.map((c) => sql`select lexeme from unnest(to_tsvector(${c}::regconfig, ${query}))`),
     sql` union `,
@@ -97,8 +110,31 @@ export async function bm25Candidates(
   const averageLength = Number(head?.total ?? 1) / Math.max(1, n);
   const terms = (head?.terms ?? []).map(([term, df]) => ({ term, df: Number(df) }));
   const idf = new Map(terms.map((t) => [t.term, bm25Idf(n, t.df)]));
-  const lexemes = head?.lexemes ?? [];
-  const empty = { hits: [], chunks: n, averageLength, idf, exhaustive: true, lexemes };
+  return { chunks: n, averageLength, idf, terms, lexemes: head?.lexemes ?? [] };
+}
+
+/** What `bm25Statistics` found: everything of a `Bm25Result` but the hits. */
+export interface Bm25Statistics extends Omit<Bm25Result, "hits" | "exhaustive"> {
+  /** The query's lexemes in the index with their document frequencies, rarest first. */
+  terms: { term: string; df: number }[];
+}
+
+/** The second half of `bm25Candidates`: the postings scan, pruned as described there. */
+export async function bm25Search(
+  db: Db,
+  stats: Bm25Statistics,
+  params: Bm25Params,
+  limit: number,
+): Promise<Bm25Result> {
+  const { terms, idf, averageLength } = stats;
+  const empty = {
+    hits: [],
+    chunks: stats.chunks,
+    averageLength,
+    idf,
+    exhaustive: true,
+    lexemes: stats.lexemes,
+  };
   if (terms.length === 0 || limit <= 0) return empty;
 
   const scanned: string[] = [];

@@ -62,20 +62,12 @@ export async function matchChunks(
   db: Db,
   chunkIds: readonly number[],
   analyses: readonly QueryAnalysis[],
+  weights?: QueryWeights,
 ): Promise<Map<number, ChunkMatch>> {
   const out = new Map<number, ChunkMatch>();
   const lexemes = [...new Set(analyses.flat())];
   if (chunkIds.length === 0 || lexemes.length === 0) return out;
-  const [stats] = await rowsOf<{ n: number; df: Record<string, number> }>(
-    db,
-    sql`select (select coalesce(sum(chunks), 0)::float8 from search_stats) as n,
-               (select coalesce(json_object_agg(term, df), '{}') from search_terms
-                where term = any(${pgArray(lexemes, "text")})) as df`,
-  );
-  const n = Number(stats?.n ?? 0);
-  const df = stats?.df ?? {};
-  const unseen = bm25Idf(n, 0);
-  const idf = (t: string) => (df[t] ? bm25Idf(n, Number(df[t])) : unseen);
+  const idf = weights ?? (await queryWeights(db, analyses));
   const rows = await rowsOf<{
     id: string | number;
     content: string;
@@ -113,6 +105,30 @@ export async function matchChunks(
     out.set(Number(row.id), { highlights: markedRanges(row.content, row.marked), coverage });
   }
   return out;
+}
+
+/** IDF of a query lexeme, for coverage (a lexeme no chunk holds weighs as the rarest). */
+export type QueryWeights = (lexeme: string) => number;
+
+/**
+ * The IDF of every lexeme of the analyses, from the collection's statistics; needs only the
+ * query, so a search fetches it while ranking and passes it to `matchChunks`.
+ */
+export async function queryWeights(
+  db: Db,
+  analyses: readonly QueryAnalysis[],
+): Promise<QueryWeights> {
+  const lexemes = [...new Set(analyses.flat())];
+  const [stats] = await rowsOf<{ n: number; df: Record<string, number> }>(
+    db,
+    sql`select (select coalesce(sum(chunks), 0)::float8 from search_stats) as n,
+               (select coalesce(json_object_agg(term, df), '{}') from search_terms
+                where term = any(${pgArray(lexemes, "text")})) as df`,
+  );
+  const n = Number(stats?.n ?? 0);
+  const df = stats?.df ?? {};
+  const unseen = bm25Idf(n, 0);
+  return (t) => (df[t] ? bm25Idf(n, Number(df[t])) : unseen);
 }
 
 /** Code point ranges between START/STOP markers; [] unless removing them gives `original`. */

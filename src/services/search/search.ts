@@ -8,9 +8,9 @@ import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
 import { applyGlossary, englishCognates } from "./glossary.ts";
-import type { TextConfig } from "./indexing.ts";
-import { bm25Candidates, bm25Scores } from "./lexical.ts";
-import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks } from "./matches.ts";
+import { searchableLanguages, type TextConfig } from "./indexing.ts";
+import { bm25Scores, bm25Search, bm25Statistics } from "./lexical.ts";
+import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks, queryWeights } from "./matches.ts";
 import {
   SEARCH_LIMIT,
   SearchLimitSchema,
@@ -188,9 +188,21 @@ export async function searchChunks(
   internals: SearchInternals = {},
 ): Promise<SearchResponse> {
   const { query, limit, mode } = validate(ctx, input, internals);
-  const variants = internals.configs
-    ? [{ text: query, configs: internals.configs }]
-    : await queryVariants(ctx, query);
+  // A wording that ranks the papers of one language only is skipped when the index holds no
+  // chunk in that language (an English-only archive runs one wording, not four).
+  const [wordings, languages] = await Promise.all([
+    internals.configs
+      ? [{ text: query, configs: internals.configs } as QueryVariant]
+      : queryVariants(ctx, query),
+    searchableLanguages(publicReadDb(ctx)),
+  ]);
+  const variants = wordings.filter((v) => !v.language || languages.has(v.language));
+  // What the matches need of the query alone is fetched while the ranking runs.
+  const analysed = analyseQuery(publicReadDb(ctx), wordings).then(async (analyses) => ({
+    analyses,
+    weights: analyses.length > 0 ? await queryWeights(publicReadDb(ctx), analyses) : undefined,
+  }));
+  analysed.catch(() => {});
   const rankings = await Promise.all(
     variants.map(async (v) => {
       if (!v.language) {
@@ -215,7 +227,7 @@ export async function searchChunks(
   const ids = ranked.map((r) => r.chunkId);
   const [shown, matches] = await Promise.all([
     displayRows(db, ids),
-    analyseQuery(db, variants).then((analyses) => matchChunks(db, ids, analyses)),
+    analysed.then(({ analyses, weights }) => matchChunks(db, ids, analyses, weights)),
   ]);
   const results: SearchResult[] = [];
   for (const r of ranked) {
@@ -300,24 +312,35 @@ export async function rankChunks(
   // (and so the scores shown) do not depend on `limit`.
   const onlyBm25 = channels.size === 1 && channels.has("bm25");
   const depth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
-  const bm25 = lexical
-    ? await bm25Candidates(db, query, settings, depth, internals.configs ?? ORIGINAL_CONFIGS)
-    : null;
-  const gramVector =
-    channels.has("sparse") && bm25 && bm25.hits.length > 0
-      ? await queryGramVector(db, query, bm25.lexemes, bm25.chunks)
-      : null;
-  const vector = embedding ? await embedding : null;
-  const dense =
-    embedder && vector
-      ? await denseCandidates(
-          db,
-          embedder.model,
-          vector,
-          settings.denseCandidates,
-          settings.efSearch,
-        )
-      : [];
+  // Three independent chains, in parallel: BM25's postings scan and the sparse channel's
+  // document frequencies (both need only the query's statistics), and the dense search.
+  const lexicalChain = async () => {
+    if (!lexical) return { bm25: null, gramVector: null };
+    const stats = await bm25Statistics(db, query, internals.configs ?? ORIGINAL_CONFIGS);
+    const [found, grams] = await Promise.all([
+      bm25Search(db, stats, settings, depth),
+      channels.has("sparse") ? queryGramVector(db, query, stats.lexemes, stats.chunks) : null,
+    ]);
+    return { bm25: found, gramVector: found.hits.length > 0 ? grams : null };
+  };
+  const denseChain = async () => {
+    const vector = embedding ? await embedding : null;
+    const hits =
+      embedder && vector
+        ? await denseCandidates(
+            db,
+            embedder.model,
+            vector,
+            settings.denseCandidates,
+            settings.efSearch,
+          )
+        : [];
+    return { vector, dense: hits };
+  };
+  const [{ bm25, gramVector }, { vector, dense }] = await Promise.all([
+    lexicalChain(),
+    denseChain(),
+  ]);
   const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
 
   const candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
