@@ -122,7 +122,7 @@ describe("indexing for the dense channel", () => {
     ).toBe(searchable);
     expect(
       await count(
-        sql`select count(*)::int as n from pg_indexes where indexname = 'chunk_embeddings_hnsw_64'`,
+        sql`select count(*)::int as n from pg_indexes where indexname = 'chunk_embeddings_hnsw_64_m24'`,
       ),
     ).toBe(1);
   });
