@@ -1,7 +1,14 @@
 /** @module Keeping the search index equal to "current versions of published papers". */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
+import {
+  pgArray,
+  preparedRows,
+  rowsOf,
+  type Statement,
+  setMeta,
+  withTransaction,
+} from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { countGrams, countLexemes, storedGramVector } from "./grams.ts";
 
@@ -40,15 +47,17 @@ function statGroup(language: string): number {
   return language === "es" ? 1 : 2;
 }
 
+const SEARCHABLE_LANGUAGES: Statement = {
+  name: "search_languages",
+  text: `select (slot / ${STAT_SLOTS})::int as g from search_stats group by 1 having sum(chunks) > 0`,
+};
+
 /**
  * The search languages that have searchable chunks now (exact: the counters change in the
  * transaction that publishes or hides a paper).
  */
 export async function searchableLanguages(db: Db): Promise<Set<StatLanguage>> {
-  const rows = await rowsOf<{ g: number }>(
-    db,
-    sql`select (slot / ${STAT_SLOTS})::int as g from search_stats group by 1 having sum(chunks) > 0`,
-  );
+  const rows = await preparedRows<{ g: number }>(db, SEARCHABLE_LANGUAGES, []);
   return new Set(rows.map((r) => STAT_LANGUAGES[Number(r.g)]).filter((l) => l !== undefined));
 }
 

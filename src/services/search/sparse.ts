@@ -1,8 +1,13 @@
 /** @module The built-in sparse channel: IDF-weighted similarity of words, bigrams and character 4-grams. */
-import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { preparedRows, type Statement } from "../../db/sql.ts";
 import { countFeatures, toSparsevec } from "./grams.ts";
+
+/** Document frequencies of the query's features (a hot statement: prepared on PostgreSQL). */
+const GRAM_DF: Statement = {
+  name: "search_gram_df",
+  text: "select gram, df from search_grams where gram = any($1::int4[])",
+};
 
 /**
  * The query's feature vector (character 4-grams of `query`, words and bigrams of its
@@ -19,10 +24,7 @@ export async function queryGramVector(
 ): Promise<string | null> {
   const counts = countFeatures(query, lexemes);
   if (counts.size === 0 || chunks === 0) return null;
-  const rows = await rowsOf<{ gram: number; df: number }>(
-    db,
-    sql`select gram, df from search_grams where gram = any(${pgArray([...counts.keys()], "int4")})`,
-  );
+  const rows = await preparedRows<{ gram: number; df: number }>(db, GRAM_DF, [[...counts.keys()]]);
   const weights = new Map<number, number>();
   for (const row of rows) {
     const df = Number(row.df);
