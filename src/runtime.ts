@@ -211,13 +211,6 @@ export async function openRuntime(
         ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
       })
     : null;
-  // Loads the dictionaries once the search index is prepared (a server's, after it listens,
-  // so they do not compete with start-up); a failure only leaves search monolingual (see
-  // queryVariants).
-  void prepared.then(
-    () => services.translator?.warm(),
-    () => {},
-  );
   let stopping: Promise<void> | undefined;
   const stopBackground = () => {
     stopping ??= worker?.stop() ?? Promise.resolve();

@@ -93,6 +93,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     () => {
       lifecycle.startupDone(true);
       logger.info({ ms: ms(performance.now()) }, "ready: start-up work done");
+      // Apertium's dictionaries load now, not while the server starts: spawning its pipelines
+      // costs the main thread a few hundred milliseconds. Until they are loaded a search
+      // starts them itself; a failure only leaves search monolingual (see queryVariants).
+      runtime.services.translator?.warm().catch(() => {});
     },
     (error: unknown) => {
       lifecycle.startupDone(false);
