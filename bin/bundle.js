@@ -6,7 +6,15 @@
 // `npm ci` builds it (the `prepare` script runs this file); bin/quire.js rebuilds it when a
 // source changed since (a `git pull`, an edit), and runs the sources through tsx when it
 // cannot (no esbuild, a read-only checkout).
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -46,18 +54,27 @@ export function bundleIsFresh() {
 }
 
 /**
- * Builds dist/quire.mjs from the sources. Written beside and renamed into place, so processes
- * starting together never load half a file. Throws when esbuild is missing or fails.
+ * Builds dist/quire.mjs from the sources, split where the sources import a module dynamically
+ * (`await import("./…")`): what only some requests need (the MCP server, the OAuth handlers,
+ * Redis) is a chunk under dist/chunks/, loaded on first use, so a start loads neither it nor
+ * the packages it imports. Chunks are named by their content's hash and written before the
+ * entry, which is written beside and renamed into place: processes starting together never
+ * load half a file, and one still running an older entry finds its chunks (`fresh` removes
+ * the old ones: `npm ci`). Throws when esbuild is missing or fails.
  */
-export async function buildBundle() {
+export async function buildBundle({ fresh = false } = {}) {
   const stamp = sourcesStamp();
   const { build } = await import("esbuild");
-  mkdirSync(`${ROOT}dist`, { recursive: true });
-  const partial = `${BUNDLE}.${process.pid}.tmp`;
-  await build({
-    entryPoints: [`${ROOT}src/cli/main.ts`],
-    outfile: partial,
+  if (fresh) rmSync(`${ROOT}dist/chunks`, { recursive: true, force: true });
+  mkdirSync(`${ROOT}dist/chunks`, { recursive: true });
+  const { outputFiles } = await build({
+    entryPoints: { quire: `${ROOT}src/cli/main.ts` },
+    outdir: `${ROOT}dist`,
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
+    splitting: true,
+    write: false,
     packages: "external",
     platform: "node",
     format: "esm",
@@ -65,16 +82,23 @@ export async function buildBundle() {
     tsconfig: `${ROOT}tsconfig.json`,
     logLevel: "error",
   });
-  renameSync(partial, BUNDLE);
-  writeFileSync(`${STAMP}.${process.pid}.tmp`, JSON.stringify(stamp));
-  renameSync(`${STAMP}.${process.pid}.tmp`, STAMP);
+  const place = (path, contents) => {
+    const partial = `${path}.${process.pid}.tmp`;
+    writeFileSync(partial, contents);
+    renameSync(partial, path);
+  };
+  for (const file of outputFiles) if (file.path !== BUNDLE) place(file.path, file.contents);
+  const entry = outputFiles.find((file) => file.path === BUNDLE);
+  if (!entry) throw new Error(`esbuild wrote no ${BUNDLE}`);
+  place(BUNDLE, entry.contents);
+  place(STAMP, JSON.stringify(stamp));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // npm ci's `prepare`: a failed build must not fail the install (bin/quire.js then runs the
   // sources through tsx and says so), but it is reported.
   try {
-    await buildBundle();
+    await buildBundle({ fresh: true });
   } catch (error) {
     process.stderr.write(`quire: could not build the start-up bundle: ${error}\n`);
   }

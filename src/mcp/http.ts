@@ -1,5 +1,4 @@
 /** @module POST /mcp: Streamable HTTP, stateless, in Hono; JSON-RPC errors on this channel. */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
 import { limitBody } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -9,9 +8,26 @@ import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
 import { AGENT_SCOPE } from "../services/oauth/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
-import { AGENT_TOOLS, buildMcpServer } from "./server.ts";
 
 export const MCP_PATH = "/mcp";
+
+/**
+ * The MCP server and the SDK's transport, loaded by the first request to /mcp: a start
+ * evaluates neither them nor the packages they import (docs/adr/0026-start-up.md).
+ */
+let mcpModules:
+  | Promise<
+      [
+        typeof import("./server.ts"),
+        typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+      ]
+    >
+  | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([
+    import("./server.ts"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]));
 
 /** JSON-RPC error codes this endpoint uses beside the SDK's own. */
 const RPC = { invalidRequest: -32600, internal: -32603, server: -32000 } as const;
@@ -137,6 +153,7 @@ export function originCheck(baseUrl: string): (origin: string) => boolean {
  * transport, which answers it as JSON-RPC.
  */
 async function agentToolWithoutCredentials(request: Request): Promise<string | undefined> {
+  const [{ AGENT_TOOLS }] = await loadMcp();
   let body: unknown;
   try {
     body = await request.clone().json();
@@ -187,6 +204,7 @@ async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Prom
       });
     }
   }
+  const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
   const server = buildMcpServer({
     ctx,
     clientIp: c.get("clientIp"),

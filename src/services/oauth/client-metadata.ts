@@ -7,7 +7,6 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP } from "node:net";
-import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ServiceContext } from "../context.ts";
 import type { OAuthClient } from "./clients.ts";
 import { OAuthRefusal } from "./errors.ts";
@@ -222,7 +221,7 @@ function fetchDocument(
  * valid redirect URIs (the MCP SDK's RFC 7591 schema), and no client secret or secret-based
  * authentication method (the draft forbids shared secrets; Quire's clients are all public).
  */
-export function validateClientMetadata(clientId: string, text: string): OAuthClient {
+export async function validateClientMetadata(clientId: string, text: string): Promise<OAuthClient> {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -245,6 +244,8 @@ export function validateClientMetadata(clientId: string, text: string): OAuthCli
       `token_endpoint_auth_method is ${JSON.stringify(String(method).slice(0, 40))}; only "none" (a public client with PKCE) is supported`,
     );
   }
+  // The SDK's schemas load with the first document, not at start-up.
+  const { OAuthClientMetadataSchema } = await import("@modelcontextprotocol/sdk/shared/auth.js");
   const parsed = OAuthClientMetadataSchema.safeParse(document);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -285,7 +286,7 @@ export async function clientFromMetadataDocument(
   const limits = CLIENT_METADATA_LIMITS;
   try {
     const { text, maxAge } = await fetchDocument(new URL(clientId), documents.policy);
-    const client = validateClientMetadata(clientId, text);
+    const client = await validateClientMetadata(clientId, text);
     const seconds = Math.min(
       limits.maxCacheSeconds,
       Math.max(limits.minCacheSeconds, maxAge ?? limits.defaultCacheSeconds),

@@ -2,7 +2,7 @@
  * @module Outgoing account mail: SMTP through nodemailer when SMTP_URL is set; otherwise the
  * link is written to the log at info level (the documented zero-setup behaviour).
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { ServiceContext } from "../context.ts";
 import { type Locale, MAIL_TEXT, type MailPurpose } from "./mail-text.ts";
@@ -31,14 +31,20 @@ export function createSmtpMailer(smtpUrl: string, baseUrl: string): Mailer {
   const url = new URL(smtpUrl);
   const from = url.searchParams.get("from") ?? `Quire <no-reply@${new URL(baseUrl).hostname}>`;
   url.searchParams.delete("from");
-  const transport = nodemailer.createTransport(url.toString());
+  // nodemailer loads with the first message, not at start-up.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(url.toString()),
+    ));
   return {
     kind: "smtp",
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      const smtp = await transporter();
+      await smtp.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
     async close() {
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

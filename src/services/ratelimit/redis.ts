@@ -1,5 +1,5 @@
 /** @module Rate-limit counters in Redis, shared by every instance, failing open to memory. */
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import {
@@ -90,6 +90,8 @@ export async function createRedisRateLimits(
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const limits = bucketLimits(options.overrides);
+  // Loaded here, not at start-up: an instance without REDIS_URL never needs the client.
+  const { Redis } = await import("ioredis");
   const client = new Redis(options.redisUrl, {
     // Only a backstop that frees commands a hung Redis never answers; requests do not wait
     // for it (withDeadline answers them from memory long before).
