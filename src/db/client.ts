@@ -146,6 +146,20 @@ export async function analyzeDrifted(db: Db): Promise<string[]> {
   return names;
 }
 
+/**
+ * PGlite's WebAssembly when `bin/quire.js` started compiling it before the modules loaded
+ * (docs/adr/0026-start-up.md); otherwise, or when that failed, PGlite compiles it itself.
+ */
+async function precompiledPglite(): Promise<{ pgliteWasmModule?: WebAssembly.Module }> {
+  const compiling = (globalThis as Record<symbol, unknown>)[Symbol.for("quire.pglite.wasm")];
+  if (!(compiling instanceof Promise)) return {};
+  try {
+    return { pgliteWasmModule: (await compiling) as WebAssembly.Module };
+  } catch {
+    return {};
+  }
+}
+
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -156,6 +170,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(inMemory ? undefined : dataDir, {
     extensions: { vector },
+    ...(await precompiledPglite()),
     ...(loadDataDir ? { loadDataDir } : {}),
   });
   const db = drizzle(client, { schema });
