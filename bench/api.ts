@@ -19,6 +19,8 @@
  *   BENCH_CONNECTIONS    concurrent connections (default 50; smoke 4)
  *   BENCH_ENGINES        comma list of pglite,postgres (default both)
  *   BENCH_DATABASE_URL   use this PostgreSQL database as is (not created, not dropped)
+ *   BENCH_DATA_DIR       use this PGlite data directory as is (not removed); with either,
+ *                        a second run finds the papers already imported and skips them
  *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_IMPORT_LIMIT   import at most this many distinct papers (default: all; smoke 20)
  *   BENCH_WORKERS        autocannon worker threads (default 1: the load generator runs off
@@ -131,6 +133,8 @@ async function withDatabase<T>(
   run: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
   if (engine === "pglite") {
+    const kept = process.env.BENCH_DATA_DIR;
+    if (kept) return run({ DATA_DIR: kept });
     const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
     try {
       return await run({ DATA_DIR: dir });
