@@ -249,7 +249,9 @@ async function benchEngine(engine: Engine): Promise<EngineReport> {
         samples(`${engine} cache hits`, hits.hits);
         if (missCache.stats().hits > 0)
           throw new Error("the cache-miss app answered from its cache");
-        log(`  response cache: ${hits.hits} hits, ${hits.misses} misses, ${mb(hits.bytes)} kept`);
+        log(
+          `  response cache: ${hits.hits} hits, ${hits.misses} misses, ${hits.invalidations} invalidations (last: ${hits.lastChange ?? "none named"}), ${mb(hits.bytes)} kept`,
+        );
         return {
           engine,
           location: runtime.database.location,
