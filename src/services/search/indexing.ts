@@ -41,10 +41,18 @@ const STAT_SLOTS = 16;
 const STAT_LANGUAGES = ["en", "es", "other"] as const;
 export type StatLanguage = (typeof STAT_LANGUAGES)[number];
 
-/** The statistics group of a paper version's detected language ("und" counts as English). */
+/**
+ * The search language of a paper version's detected language: unknown ("und") is analysed as
+ * English, a language without a stemmer here as "other".
+ */
+export function searchLanguageOf(language: string | undefined): StatLanguage {
+  if (language === "und") return "en";
+  return language === "en" || language === "es" ? language : "other";
+}
+
+/** The statistics group of a paper version's detected language. */
 function statGroup(language: string): number {
-  if (language === "en" || language === "und") return 0;
-  return language === "es" ? 1 : 2;
+  return STAT_LANGUAGES.indexOf(searchLanguageOf(language));
 }
 
 const SEARCHABLE_LANGUAGES: Statement = {

@@ -8,7 +8,7 @@ import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
 import { applyGlossary, englishCognates } from "./glossary.ts";
-import { searchableLanguages, type TextConfig } from "./indexing.ts";
+import { searchableLanguages, searchLanguageOf, type TextConfig } from "./indexing.ts";
 import { bm25Scores, bm25Search, bm25Statistics } from "./lexical.ts";
 import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks, queryWeights } from "./matches.ts";
 import {
@@ -116,12 +116,6 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   return variants;
 }
 
-/** The search language of a paper's detected language; unknown ("und") is analysed as English. */
-function languageOf(language: string | undefined): SearchLanguage | "other" {
-  if (language === "und") return "en";
-  return language === "en" || language === "es" ? language : "other";
-}
-
 /** A translation keeping at least this share of the query's words is not one. */
 const UNCHANGED_SHARE = 0.5;
 
@@ -218,7 +212,7 @@ export async function searchChunks(
         publicReadDb(ctx),
         deep.map((r) => r.chunkId),
       );
-      return deep.filter((r) => languageOf(languages.get(r.chunkId)) === v.language);
+      return deep.filter((r) => searchLanguageOf(languages.get(r.chunkId)) === v.language);
     }),
   );
   const ranked = fuseVariants(rankings, limit);
