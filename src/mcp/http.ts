@@ -3,6 +3,7 @@ import type { Context, Hono } from "hono";
 import { limitBody } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
+import { once } from "../lazy.ts";
 import { authenticateAgent } from "../services/agents/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
@@ -15,19 +16,12 @@ export const MCP_PATH = "/mcp";
  * The MCP server and the SDK's transport, loaded by the first request to /mcp: a start
  * evaluates neither them nor the packages they import (docs/adr/0026-start-up.md).
  */
-let mcpModules:
-  | Promise<
-      [
-        typeof import("./server.ts"),
-        typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-      ]
-    >
-  | undefined;
-const loadMcp = () =>
-  (mcpModules ??= Promise.all([
+const loadMcp = once(() =>
+  Promise.all([
     import("./server.ts"),
     import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-  ]));
+  ]),
+);
 
 /** JSON-RPC error codes this endpoint uses beside the SDK's own. */
 const RPC = { invalidRequest: -32600, internal: -32603, server: -32000 } as const;

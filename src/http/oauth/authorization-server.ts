@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
+import { once } from "../../lazy.ts";
 import { limitOperation } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
@@ -33,13 +34,10 @@ export function registerAuthorizationServer(
   const issuer = issuerOf(options.baseUrl);
   if (!issuer) return [];
   // Express and the SDK's router load with the first request that needs them.
-  let sdk: Promise<typeof import("./sdk-handlers.ts")> | undefined;
-  const loadSdk = () => (sdk ??= import("./sdk-handlers.ts"));
-  let body: Promise<string> | undefined;
-  const metadata = () =>
-    (body ??= loadSdk().then(({ metadataOf }) =>
-      JSON.stringify(metadataOf(issuer, options.clientMetadataDocuments)),
-    ));
+  const loadSdk = once(() => import("./sdk-handlers.ts"));
+  const metadata = once(async () =>
+    JSON.stringify((await loadSdk()).metadataOf(issuer, options.clientMetadataDocuments)),
+  );
   app.use(
     AUTHORIZATION_SERVER_PATH,
     cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }),
@@ -51,9 +49,7 @@ export function registerAuthorizationServer(
     }),
   );
 
-  let handle: Promise<ReturnType<typeof import("./sdk-handlers.ts").sdkHandlers>> | undefined;
-  const handlers = () =>
-    (handle ??= loadSdk().then(({ sdkHandlers }) => sdkHandlers(issuer, options.baseUrl)));
+  const handlers = once(async () => (await loadSdk()).sdkHandlers(issuer, options.baseUrl));
   for (const path of ENDPOINTS) {
     app.all(path, async (c) => {
       const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
