@@ -30,6 +30,13 @@ export interface RunningServer {
 }
 
 /**
+ * How long after its start-up work the server starts Apertium's pipelines (translator.warm):
+ * long enough for the first requests of a start to be answered before the main thread is
+ * blocked by it.
+ */
+export const TRANSLATOR_WARM_DELAY_MS = 1500;
+
+/**
  * Opens the database (migrating it when it lacks a bundled migration) and listens on PORT;
  * then checks the search index and seeds an empty archive while already answering, with
  * /readyz saying "starting" until that is done (docs/adr/0026-start-up.md).
@@ -82,6 +89,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
     `Quire is serving on http://localhost:${port}`,
   );
+  let warmTimer: NodeJS.Timeout | undefined;
   const startupWork = (async () => {
     await runtime.prepared;
     if (config.SEED_SAMPLES) {
@@ -93,10 +101,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
     () => {
       lifecycle.startupDone(true);
       logger.info({ ms: ms(performance.now()) }, "ready: start-up work done");
-      // Apertium's dictionaries load now, not while the server starts: spawning its pipelines
-      // costs the main thread a few hundred milliseconds. Until they are loaded a search
-      // starts them itself; a failure only leaves search monolingual (see queryVariants).
-      runtime.services.translator?.warm().catch(() => {});
+      // Apertium's dictionaries load a moment later, not while the server starts nor in the
+      // way of its first answers: finding and spawning its pipelines blocks the main thread
+      // for a few hundred milliseconds, and on a warm start the start-up work is done within
+      // milliseconds of listening. Until they are loaded a search starts them itself; a
+      // failure only leaves search monolingual (see queryVariants).
+      const translator = runtime.services.translator;
+      if (translator) {
+        warmTimer = setTimeout(() => {
+          warmTimer = undefined;
+          translator.warm().catch(() => {});
+        }, TRANSLATOR_WARM_DELAY_MS);
+        warmTimer.unref();
+      }
     },
     (error: unknown) => {
       lifecycle.startupDone(false);
@@ -118,6 +135,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close: () => {
       closing ??= (async () => {
         const started = performance.now();
+        clearTimeout(warmTimer);
         // Not ready first, so a load balancer polling /readyz stops sending new traffic.
         lifecycle.startDrain();
         logger.info(
