@@ -5,7 +5,9 @@
 //
 // `npm ci` builds it (the `prepare` script runs this file); bin/quire.js rebuilds it when a
 // source changed since (a `git pull`, an edit), and runs the sources through tsx when it
-// cannot (no esbuild, a read-only checkout).
+// cannot (no esbuild, a read-only checkout). `npm ci` also builds the pre-initialised data
+// directory, dist/pgdata/ (src/db/template.ts), which bin/quire.js never rebuilds: one built
+// from other migrations is not used.
 import {
   mkdirSync,
   readdirSync,
@@ -19,6 +21,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const BUNDLE = `${ROOT}dist/quire.mjs`;
+/** The module that builds the pre-initialised data directory (src/db/template.ts). */
+const TEMPLATE = `${ROOT}dist/template.mjs`;
 const STAMP = `${ROOT}dist/quire.stamp.json`;
 
 /** What the bundle was built from: the newest modification time and the number of sources. */
@@ -68,7 +72,7 @@ export async function buildBundle({ fresh = false } = {}) {
   if (fresh) rmSync(`${ROOT}dist/chunks`, { recursive: true, force: true });
   mkdirSync(`${ROOT}dist/chunks`, { recursive: true });
   const { outputFiles } = await build({
-    entryPoints: { quire: `${ROOT}src/cli/main.ts` },
+    entryPoints: { quire: `${ROOT}src/cli/main.ts`, template: `${ROOT}src/db/template.ts` },
     outdir: `${ROOT}dist`,
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",
@@ -87,6 +91,7 @@ export async function buildBundle({ fresh = false } = {}) {
     writeFileSync(partial, contents);
     renameSync(partial, path);
   };
+  // The entry last: a process that finds it fresh finds its chunks.
   for (const file of outputFiles) if (file.path !== BUNDLE) place(file.path, file.contents);
   const entry = outputFiles.find((file) => file.path === BUNDLE);
   if (!entry) throw new Error(`esbuild wrote no ${BUNDLE}`);
@@ -101,5 +106,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await buildBundle({ fresh: true });
   } catch (error) {
     process.stderr.write(`quire: could not build the start-up bundle: ${error}\n`);
+    process.exit(0);
+  }
+  // The pre-initialised data directory a first start copies instead of running initdb and
+  // the migrations (src/db/template.ts). Without it a first start only takes longer.
+  try {
+    const { buildTemplate } = await import(TEMPLATE);
+    await buildTemplate();
+  } catch (error) {
+    process.stderr.write(`quire: could not build the pre-initialised data directory: ${error}\n`);
   }
 }

@@ -15,6 +15,7 @@ describe("loadConfig", () => {
     expect(c.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
     expect(c.METRICS_PORT).toBeUndefined();
     expect(c.METRICS_TOKEN).toBeUndefined();
+    expect(c.PGLITE_SHARED_BUFFERS_MB).toBe(128);
   });
 
   it("reads the operations variables", () => {
@@ -52,7 +53,9 @@ describe("loadConfig", () => {
       SMTP_URL: "smtp://mail:25",
       KEY_PREFIX: "myarchive",
       CONTACT_EMAIL: "abuse@example.org",
+      PGLITE_SHARED_BUFFERS_MB: "32",
     });
+    expect(c.PGLITE_SHARED_BUFFERS_MB).toBe(32);
     expect(c.CONTACT_EMAIL).toBe("abuse@example.org");
     expect(c.PORT).toBe(8080);
     expect(c.BASE_URL).toBe("https://quire.example.org");
@@ -88,6 +91,9 @@ describe("loadConfig", () => {
     ["METRICS_TOKEN", "has a space in it ok"],
     ["SHUTDOWN_TIMEOUT_MS", "-1"],
     ["SHUTDOWN_TIMEOUT_MS", "soon"],
+    ["PGLITE_SHARED_BUFFERS_MB", "0"],
+    ["PGLITE_SHARED_BUFFERS_MB", "2048"],
+    ["PGLITE_SHARED_BUFFERS_MB", "32MB"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

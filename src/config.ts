@@ -23,6 +23,12 @@ const ConfigSchema = z.object({
     "must be a postgres:// or postgresql:// URL",
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The embedded engine's buffer pool (PostgreSQL's shared_buffers), in MB; 128 is PGlite's
+   * own default. PostgreSQL zeroes the whole pool when it starts, so a smaller one starts
+   * faster and reads a large archive slightly slower (docs/adr/0026-start-up.md).
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(128),
   REDIS_URL: optionalUrl.refine(
     (v) => v === undefined || /^rediss?:\/\//.test(v),
     "must be a redis:// or rediss:// URL",

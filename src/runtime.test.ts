@@ -2,9 +2,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
+import { rowsOf } from "./db/sql.ts";
 import { openRuntime } from "./runtime.ts";
 import { authenticateAgent } from "./services/agents/authenticate.ts";
 import { createAgent } from "./services/agents/create.ts";
@@ -55,6 +57,38 @@ describe("Runtime.close()", () => {
       expect(second.services.keyUsage?.pending(auth.key.id)).toBeUndefined();
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe("PGLITE_SHARED_BUFFERS_MB", () => {
+  it("sizes the embedded engine's buffer pool, and leaves PostgreSQL's to its server", async () => {
+    const env = await environment();
+    const logger = pino({ level: "silent" });
+    const runtime = await openRuntime(
+      loadConfig({ ...env, PGLITE_SHARED_BUFFERS_MB: "24" }),
+      logger,
+      { rateLimits: false },
+    );
+    try {
+      const [row] = await rowsOf<{ size: string; bytes: string }>(
+        runtime.database.db,
+        sql`select current_setting('shared_buffers') as size,
+                   (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as bytes`,
+      );
+      if (runtime.database.kind === "pglite") {
+        expect(row?.size).toBe("24MB");
+      } else {
+        // The server's own setting, whatever it is: never 24 MB unless it was set so.
+        const [server] = await rowsOf<{ source: string }>(
+          runtime.database.db,
+          sql`select source from pg_settings where name = 'shared_buffers'`,
+        );
+        expect(server?.source).not.toBe("command line");
+        expect(Number(row?.bytes)).toBeGreaterThan(0);
+      }
+    } finally {
+      await runtime.close();
     }
   });
 });

@@ -109,6 +109,7 @@ export async function openRuntime(
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolSize: config.DATABASE_POOL_SIZE,
+      sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
       readUrl: config.DATABASE_READ_URL,
       logger: log,
     });

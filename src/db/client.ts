@@ -1,6 +1,6 @@
 /** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
-import { cpSync, mkdirSync } from "node:fs";
-import { basename, dirname, relative } from "node:path";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -82,6 +82,18 @@ export interface OpenOptions {
    * instead of an empty one. Tests start each in-memory database from a migrated template.
    */
   loadDataDir?: Blob;
+  /**
+   * Embedded engine only: where to find the pre-initialised data directory an empty
+   * `dataDir` starts from (src/db/template.ts; default dist/pgdata, which `npm ci` builds),
+   * or false never to use one. Only a template built from this code's migrations and PGlite
+   * is used; without one, PostgreSQL's initdb and the migrations run as before.
+   */
+  template?: string | false;
+  /**
+   * Embedded engine only: its buffer pool (shared_buffers) in MB; PGlite's own default
+   * (128 MB) when absent. Every process that opens the runtime takes PGLITE_SHARED_BUFFERS_MB.
+   */
+  sharedBuffersMb?: number | undefined;
   /** postgres:// URL of a streaming replica for public reads (PostgreSQL only). */
   readUrl?: string | undefined;
   /** How long a failed replica is left alone before it is tried again (default 5 s). */
@@ -106,7 +118,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
-    : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
+    : await openPglite(options.dataDir ?? "memory://", {
+        ...options,
+        loadDataDir: options.loadDataDir ?? (await templateFor(options)),
+      });
   try {
     // Drizzle's journal is the schema's fingerprint: when it already lists every bundled
     // migration, the migrator (DDL under the startup lock) is skipped; a start with nothing
@@ -122,6 +137,18 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     throw error;
   }
   return database;
+}
+
+/**
+ * The pre-initialised data directory for an embedded database that does not exist yet (no
+ * PG_VERSION in its directory) and is to be migrated, when a fresh one was built.
+ */
+async function templateFor(options: OpenOptions): Promise<Blob | undefined> {
+  const dataDir = options.dataDir ?? "memory://";
+  if (options.template === false || options.migrate === false) return undefined;
+  if (dataDir.startsWith("memory://") || existsSync(join(dataDir, "PG_VERSION"))) return undefined;
+  const { freshTemplate } = await import("./template.ts");
+  return options.template === undefined ? freshTemplate() : freshTemplate(options.template);
 }
 
 /**
@@ -160,7 +187,10 @@ async function precompiledPglite(): Promise<{ pgliteWasmModule?: WebAssembly.Mod
   }
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(
+  dataDir: string,
+  { loadDataDir, sharedBuffersMb }: Pick<OpenOptions, "loadDataDir" | "sharedBuffersMb">,
+): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -172,6 +202,11 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     extensions: { vector },
     ...(await precompiledPglite()),
     ...(loadDataDir ? { loadDataDir } : {}),
+    ...(sharedBuffersMb === undefined
+      ? {}
+      : {
+          startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`],
+        }),
   });
   const db = drizzle(client, { schema });
   return {

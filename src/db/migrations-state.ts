@@ -45,6 +45,16 @@ function bundledMigrations(): Bundled[] {
 }
 
 /**
+ * The bundled migrations as one string (each one's timestamp and hash, in order): equal for
+ * two builds exactly when they would leave a database with the same migrations applied.
+ */
+export function migrationsFingerprint(): string {
+  return bundledMigrations()
+    .map((m) => `${m.when}:${m.hash}`)
+    .join("\n");
+}
+
+/**
  * Compares Drizzle's journal table with the bundled migrations. A migration counts as applied
  * when a row has its timestamp (what Drizzle's migrator goes by) and its hash. Throws when the
  * database cannot be queried; a database never migrated has no journal table and reports
