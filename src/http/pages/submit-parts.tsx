@@ -4,7 +4,6 @@ import type { FieldIssue } from "../../services/errors.ts";
 import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/index.ts";
 import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, ErrorSummary } from "./layout.tsx";
-import { renderMarkdown } from "./markdown.ts";
 import type { Page } from "./page.ts";
 import { ReasonText, reasonWords, type ShownReason } from "./screening-reasons.tsx";
 
@@ -333,10 +332,13 @@ export function PaperPreview({
   p,
   values,
   keywords,
+  html,
 }: {
   p: Page;
   values: PaperValues;
   keywords: string[];
+  /** The abstract and body as HTML (renderMarkdown). */
+  html: { abstract: string; body: string };
 }) {
   const t = p.t.submit.preview;
   return (
@@ -355,14 +357,14 @@ export function PaperPreview({
           </p>
         ) : null}
         <h3>{t.abstract}</h3>
-        <div class="preview-abstract">{raw(renderMarkdown(values.abstract))}</div>
+        <div class="preview-abstract">{raw(html.abstract)}</div>
         {keywords.length > 0 ? (
           <p>
             <strong>{t.keywords}:</strong> {keywords.join(", ")}
           </p>
         ) : null}
         {values.body.trim() ? (
-          <div class="preview-body">{raw(renderMarkdown(values.body))}</div>
+          <div class="preview-body">{raw(html.body)}</div>
         ) : (
           <p class="muted">{t.noBody}</p>
         )}

@@ -14,6 +14,7 @@ import type { ScreeningOutcome } from "../../services/screening/index.ts";
 import type { AppEnv } from "../env.ts";
 import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, renderPage } from "./layout.tsx";
+import { markdownRenderer } from "./markdown-lazy.ts";
 import { type Page, type PageOptions, registerPage, renderError } from "./page.ts";
 import {
   formatCount,
@@ -42,12 +43,17 @@ interface FormState {
 }
 
 /** The frame of both forms: heading, lead, outcome or errors, preview, the form. */
-function formPage(
+async function formPage(
   p: Page,
   frame: { title: string; lead: Child; action: string; revising: boolean },
   values: PaperValues,
   state: FormState,
 ): Promise<Response> {
+  let preview: { abstract: string; body: string } | undefined;
+  if (state.preview) {
+    const renderMarkdown = await markdownRenderer();
+    preview = { abstract: renderMarkdown(values.abstract), body: renderMarkdown(values.body) };
+  }
   const o = p.t.submit.outcome;
   const rejected = state.rejected;
   const errors = {
@@ -94,8 +100,13 @@ function formPage(
         ) : (
           <PaperErrorSummary p={p} errors={errors} />
         )}
-        {state.preview ? (
-          <PaperPreview p={p} values={values} keywords={splitKeywords(values.keywords)} />
+        {preview ? (
+          <PaperPreview
+            p={p}
+            values={values}
+            keywords={splitKeywords(values.keywords)}
+            html={preview}
+          />
         ) : null}
         <PaperForm
           p={p}

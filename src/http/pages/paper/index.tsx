@@ -17,7 +17,7 @@ import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/i
 import type { AppEnv } from "../../env.ts";
 import { formatDate, localePath } from "../i18n/index.ts";
 import { renderPage } from "../layout.tsx";
-import { renderMarkdown } from "../markdown.ts";
+import { markdownRenderer } from "../markdown-lazy.ts";
 import { type Page, refusalNotice, registerPage } from "../page.ts";
 import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
@@ -48,6 +48,11 @@ async function paperPage(
 ): Promise<Response> {
   const data = await loadPaper(p, ref);
   const { detail } = data;
+  const renderMarkdown = await markdownRenderer();
+  const text = {
+    abstract: renderMarkdown(detail.version.abstract, { topHeading: 3 }),
+    body: renderMarkdown(detail.version.body, { topHeading: 3 }),
+  };
   const base = p.c.get("baseUrl");
   const options = { versioned: parsePaperRef(ref)?.version != null };
   return renderPage(p, {
@@ -68,7 +73,7 @@ async function paperPage(
         />
       </>
     ),
-    body: <PaperView p={p} data={data} review={state.review} />,
+    body: <PaperView p={p} data={data} text={text} review={state.review} />,
   });
 }
 
@@ -86,10 +91,13 @@ export function jsonForScript(value: unknown): string {
 function PaperView({
   p,
   data,
+  text,
   review,
 }: {
   p: Page;
   data: PaperData;
+  /** The version's abstract and body as HTML (renderMarkdown). */
+  text: { abstract: string; body: string };
   review: ReviewFormState | undefined;
 }) {
   const r = p.t.reading.paper;
@@ -189,11 +197,7 @@ function PaperView({
 
       <section aria-labelledby="abstract-title" class="abstract">
         <h2 id="abstract-title">{r.abstract}</h2>
-        <div
-          class="markdown"
-          lang={textLang}
-          dangerouslySetInnerHTML={{ __html: renderMarkdown(version.abstract, { topHeading: 3 }) }}
-        />
+        <div class="markdown" lang={textLang} dangerouslySetInnerHTML={{ __html: text.abstract }} />
       </section>
 
       <section aria-labelledby="body-title">
@@ -202,7 +206,7 @@ function PaperView({
           class="markdown paper-body"
           lang={textLang}
           id="paper-body"
-          dangerouslySetInnerHTML={{ __html: renderMarkdown(version.body, { topHeading: 3 }) }}
+          dangerouslySetInnerHTML={{ __html: text.body }}
         />
       </section>
 
