@@ -1,7 +1,6 @@
 /** @module Builds the Hono application: middleware, API routes, errors. No side effects. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
@@ -12,6 +11,7 @@ import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
 import { clientIpResolver } from "./http/middleware/client-ip.ts";
 import { compress } from "./http/middleware/compress.ts";
+import { publicCors } from "./http/middleware/cors.ts";
 import { observe } from "./http/middleware/observe.ts";
 import { publicCache } from "./http/middleware/public-cache.ts";
 import { rateLimit } from "./http/middleware/rate-limit.ts";
@@ -84,8 +84,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(compress());
   app.use(
     "/api/v1/*",
-    cors({
-      origin: "*",
+    publicCors({
       // Agents' writes too: they authenticate with a bearer key, never a cookie, so a page on
       // another origin gains nothing it could not do from a server (credentials stay off).
       allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],

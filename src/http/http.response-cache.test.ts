@@ -102,6 +102,35 @@ describe("hits", () => {
     expect(ld.headers.get("content-type")).toBe("application/ld+json");
   });
 
+  it("many concurrent misses of one read cost fewer reads than requests, and all answer alike", async () => {
+    const { paper_id } = await publishPaper(t.ctx);
+    await settle();
+    const before = cache.stats();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, async () =>
+        snapshot(await get(`/api/v1/papers/${paper_id}/context`)),
+      ),
+    );
+    const after = cache.stats();
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(answers[0]?.status).toBe(200);
+    const misses = after.misses - before.misses;
+    const coalesced = after.coalesced - before.coalesced;
+    expect(misses).toBe(12);
+    // Reads run = misses not answered by another request's fill: one, unless the first read
+    // ended before the last request arrived (a few, on a slow machine), never one each.
+    expect(misses - coalesced).toBeLessThanOrEqual(3);
+  });
+
+  it("keeps one entry for no Accept and Accept: */* (both mean any type)", async () => {
+    const path = "/api/v1/papers?limit=4";
+    const first = await snapshot(await get(path));
+    const before = cache.stats();
+    const second = await snapshot(await get(path, { accept: "*/*" }));
+    expect(second).toEqual(first);
+    expect(cache.stats().hits).toBe(before.hits + 1);
+  });
+
   it("a hit still draws on the caller's rate limit", async () => {
     const path = "/api/v1/papers?limit=3";
     await get(path);

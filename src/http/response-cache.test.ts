@@ -61,4 +61,37 @@ describe("ResponseCache", () => {
     expect(cache.stats().entries).toBe(0);
     expect(cache.set("c", cache.generation, entry(10))).toBeDefined();
   });
+
+  it("lets concurrent misses of one key wait for the fill under way, never across an invalidation", async () => {
+    const cache = new ResponseCache({ maxBytes: 80_000 });
+    expect(cache.waitForFill("a")).toBeUndefined();
+    const done = cache.beginFill("a");
+    const waiting = cache.waitForFill("a");
+    const kept = cache.set("a", cache.generation, entry(10));
+    done(kept);
+    expect(await waiting).toBe(kept);
+    expect(cache.waitForFill("a")).toBeUndefined();
+    expect(cache.stats().coalesced).toBe(1);
+
+    // A fill that kept nothing (not cacheable, failed): the waiter reads for itself.
+    const failed = cache.beginFill("b");
+    const waitingForB = cache.waitForFill("b");
+    failed(undefined);
+    expect(await waitingForB).toBeUndefined();
+
+    // After a change, new misses do not wait for a fill begun before it, and it keeps nothing.
+    const stale = cache.beginFill("c");
+    const started = cache.generation;
+    cache.invalidate();
+    expect(cache.waitForFill("c")).toBeUndefined();
+    const again = cache.beginFill("c");
+    stale(cache.set("c", started, entry(10)));
+    // The stale fill's end does not take the newer fill's place.
+    const waitingForNew = cache.waitForFill("c");
+    expect(waitingForNew).toBeDefined();
+    const fresh = cache.set("c", cache.generation, entry(12));
+    again(fresh);
+    expect(await waitingForNew).toBe(fresh);
+    expect(cache.stats().coalesced).toBe(2);
+  });
 });

@@ -35,6 +35,8 @@ export interface ResponseCacheStats {
   hits: number;
   misses: number;
   invalidations: number;
+  /** Misses answered by a concurrent request's fill instead of a read of their own. */
+  coalesced: number;
   /** What the last invalidation named (the changed table, from the notification), if anything. */
   lastChange: string | null;
 }
@@ -54,12 +56,15 @@ export class ResponseCache {
   readonly ttlMs: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, CachedResponse>();
+  /** Fills under way in this generation, by key: concurrent misses wait for them. */
+  readonly #filling = new Map<string, Promise<CachedResponse | undefined>>();
   #bytes = 0;
   #generation = 0;
   #suspended = false;
   #hits = 0;
   #misses = 0;
   #invalidations = 0;
+  #coalesced = 0;
   #lastChange: string | null = null;
 
   constructor(options: ResponseCacheOptions) {
@@ -110,6 +115,37 @@ export class ResponseCache {
     return entry;
   }
 
+  /**
+   * The fill under way for `key` in this generation, if any: a miss that arrives while
+   * another request reads the same thing waits for that read instead of running its own
+   * (many clients asking for one paper at once cost one query). It resolves to what was kept,
+   * or undefined when nothing was (the read was not cacheable, failed, or the archive
+   * changed meanwhile); the waiter then reads for itself.
+   */
+  waitForFill(key: string): Promise<CachedResponse | undefined> | undefined {
+    const pending = this.#filling.get(key);
+    return pending?.then((entry) => {
+      if (entry) this.#coalesced++;
+      return entry;
+    });
+  }
+
+  /**
+   * Marks a fill of `key` as under way; the caller must call the returned function once, with
+   * the entry `set` kept (or undefined), whatever happens to its read.
+   */
+  beginFill(key: string): (entry: CachedResponse | undefined) => void {
+    let finish!: (entry: CachedResponse | undefined) => void;
+    const pending = new Promise<CachedResponse | undefined>((resolve) => {
+      finish = resolve;
+    });
+    this.#filling.set(key, pending);
+    return (entry) => {
+      if (this.#filling.get(key) === pending) this.#filling.delete(key);
+      finish(entry);
+    };
+  }
+
   /** Adds an entry's compressed body, when the entry is still kept and the bound allows. */
   setEncoded(entry: CachedResponse, encoding: Encoding, body: Uint8Array): void {
     if (entry.encoded.has(encoding) || this.#entries.get(entry.key) !== entry) return;
@@ -123,6 +159,9 @@ export class ResponseCache {
   invalidate(change: string | null = null): void {
     this.#lastChange = change;
     this.#entries.clear();
+    // Fills begun before the change keep nothing (their generation is gone); requests from now
+    // on must not wait for them.
+    this.#filling.clear();
     this.#bytes = 0;
     this.#generation++;
     this.#invalidations++;
@@ -150,6 +189,7 @@ export class ResponseCache {
       hits: this.#hits,
       misses: this.#misses,
       invalidations: this.#invalidations,
+      coalesced: this.#coalesced,
       lastChange: this.#lastChange,
     };
   }

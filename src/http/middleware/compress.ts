@@ -28,18 +28,19 @@ export function compress(): MiddlewareHandler {
     const res = c.res;
     const accept = c.req.header("accept-encoding") ?? "";
     const type = res.headers.get("content-type") ?? "";
+    // The serialized string first: asking a lightweight response for its body makes it a full one.
+    const text = STREAMED.test(type) ? undefined : serializedBody(c);
     if (
-      !res.body ||
       c.req.method === "HEAD" ||
       res.status === 204 ||
       res.status === 304 ||
       res.headers.has("content-encoding") ||
-      !COMPRESSIBLE.test(type)
+      !COMPRESSIBLE.test(type) ||
+      (text === undefined && !res.body)
     ) {
       return;
     }
     const encoding = negotiate(accept);
-    const text = STREAMED.test(type) ? undefined : serializedBody(c);
     if (!encoding || (text !== undefined && text.length < MIN_BYTES / 3)) {
       addVary(c);
       return;

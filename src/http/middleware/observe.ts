@@ -7,6 +7,7 @@ import type { Metrics } from "../../metrics.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { AppEnv } from "../env.ts";
 import type { Lifecycle } from "../lifecycle.ts";
+import { setResponseHeaders } from "../set-headers.ts";
 
 export interface ObserveDeps {
   logger: Logger;
@@ -69,7 +70,7 @@ export function observe(deps: ObserveDeps): MiddlewareHandler<AppEnv> {
     } finally {
       lifecycle?.requestFinished();
     }
-    if (lifecycle?.draining) setHeader(c, "connection", "close");
+    if (lifecycle?.draining) setResponseHeaders(c, { connection: "close" });
     const seconds = (performance.now() - started) / 1000;
     const route = routePattern(c);
     const method = METHODS.has(c.req.method) ? c.req.method : "OTHER";
@@ -88,14 +89,4 @@ export function observe(deps: ObserveDeps): MiddlewareHandler<AppEnv> {
       "request",
     );
   };
-}
-
-function setHeader(c: Context, name: string, value: string): void {
-  try {
-    c.res.headers.set(name, value);
-  } catch {
-    // Some responses (Response.redirect, fetch) have immutable headers: copy, then set.
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set(name, value);
-  }
 }

@@ -11,6 +11,7 @@ import {
 import type { AppEnv } from "../env.ts";
 import { problemFromDomainError } from "../problem.ts";
 import { rateLimitHeaders } from "../ratelimit-headers.ts";
+import { setResponseHeaders } from "../set-headers.ts";
 
 /** Public machine-readable paths outside /api/v1 that draw on `reads`. */
 const PUBLIC_READ_PATHS = new Set(["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs"]);
@@ -97,13 +98,5 @@ export function rateLimit(
 }
 
 function writeHeaders(c: Context, drawn: RateLimitDecision[]): void {
-  const headers = rateLimitHeaders(drawn);
-  if (Object.keys(headers).length === 0) return;
-  try {
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-  } catch {
-    // Some responses (Response.redirect, fetch) have immutable headers: copy, then set.
-    c.res = new Response(c.res.body, c.res);
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-  }
+  setResponseHeaders(c, rateLimitHeaders(drawn));
 }

@@ -44,32 +44,54 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
       return next();
     }
     const url = c.req.url;
-    const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}\n${c.req.header("accept") ?? ""}`;
-    const hit = cache.get(key);
+    // No Accept means any type (RFC 9110 §12.5.1): one entry with `*/*`, which curl and fetch send.
+    const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}\n${c.req.header("accept") || "*/*"}`;
+    // No await between the lookup and beginFill unless a fill is under way: a request that
+    // yielded there would let others past the lookup too, each to begin its own read.
+    const pending = cache.get(key) ?? cache.waitForFill(key);
+    const hit = pending instanceof Promise ? await pending : pending;
     if (hit) return answer(c, cache, hit);
-    const generation = cache.generation;
-    keepSerializedJson(c);
-    await next();
-    const res = c.res;
-    const type = res.headers.get("content-type") ?? "";
-    if (res.status !== 200 || !res.body || STREAMED.test(type) || res.headers.has("set-cookie")) {
-      return;
+    const done = cache.beginFill(key);
+    let entry: CachedResponse | undefined;
+    try {
+      entry = await fill(c, next, cache, key);
+    } finally {
+      done(entry);
     }
-    let body: string | Uint8Array | undefined = serializedBody(c);
-    if (body === undefined) {
-      body = new Uint8Array(await res.clone().arrayBuffer());
-    }
-    const headers: [string, string][] = [];
-    for (const name of KEPT_HEADERS) {
-      const value = res.headers.get(name);
-      if (value !== null) headers.push([name, value]);
-    }
-    const etag = res.headers.get("etag") ?? bodyEtag(body);
-    const entry = cache.set(key, generation, { body, headers, etag });
-    if (!entry) return;
-    if (etag) res.headers.set("etag", etag);
-    keepEncodedBodies(c, encodedStore(cache, entry));
+    if (entry) keepEncodedBodies(c, encodedStore(cache, entry));
+    return undefined;
   };
+}
+
+/** Runs the handler and keeps its answer when it can be shared; returns what was kept. */
+async function fill(
+  c: Context<AppEnv>,
+  next: () => Promise<void>,
+  cache: ResponseCache,
+  key: string,
+): Promise<CachedResponse | undefined> {
+  const generation = cache.generation;
+  keepSerializedJson(c);
+  await next();
+  const res = c.res;
+  const type = res.headers.get("content-type") ?? "";
+  if (res.status !== 200 || STREAMED.test(type) || res.headers.has("set-cookie")) {
+    return undefined;
+  }
+  let body: string | Uint8Array | undefined = serializedBody(c);
+  if (body === undefined) {
+    if (!res.body) return undefined;
+    body = new Uint8Array(await res.clone().arrayBuffer());
+  }
+  const headers: [string, string][] = [];
+  for (const name of KEPT_HEADERS) {
+    const value = res.headers.get(name);
+    if (value !== null) headers.push([name, value]);
+  }
+  const etag = res.headers.get("etag") ?? bodyEtag(body);
+  const entry = cache.set(key, generation, { body, headers, etag });
+  if (entry && etag) res.headers.set("etag", etag);
+  return entry;
 }
 
 function answer(c: Context<AppEnv>, cache: ResponseCache, entry: CachedResponse) {
