@@ -112,6 +112,27 @@ describe("CORS", () => {
     }
   });
 
+  it("labels a 304 for other origins too (a page revalidating with If-None-Match reads it), with its request id", async () => {
+    for (const path of readRoutes()) {
+      const etag = (await get(path)).headers.get("etag") as string;
+      const again = await get(path, { ...origin, "if-none-match": etag });
+      expect(again.status, path).toBe(304);
+      expect(again.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(again.headers.get("x-request-id"), path).toMatch(/\S/);
+    }
+  });
+
+  it("labels a response its handler built itself (a streamed export) as any other", async () => {
+    const res = await get("/api/v1/dataset/chunks.jsonl", {
+      ...origin,
+      "x-request-id": "export-1",
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("x-request-id")).toBe("export-1");
+  });
+
   it("answers a preflight for GET", async () => {
     const res = await t.app.request("/api/v1/papers", {
       method: "OPTIONS",
@@ -221,6 +242,14 @@ describe("compression", () => {
         const res = await get(path, accept ? { "accept-encoding": accept } : {});
         expect(varies(res), `${path} ${accept ?? "identity"}`).toContain("accept-encoding");
       }
+    }
+    // Once, however the body's size routes it through compression.
+    for (const limit of [1, 2, 3, 5]) {
+      const res = await get(`/api/v1/papers?limit=${limit}`, { "accept-encoding": "br" });
+      expect(
+        varies(res).filter((v) => v === "accept-encoding"),
+        `limit ${limit}`,
+      ).toHaveLength(1);
     }
     const detail = await get(`/api/v1/papers/${paperId}`, { "accept-encoding": "br" });
     expect(varies(detail)).toEqual(expect.arrayContaining(["accept", "accept-encoding"]));

@@ -17,3 +17,13 @@ export function setResponseHeaders(c: Context, headers: Record<string, string>):
     for (const [name, value] of entries) c.res.headers.set(name, value);
   }
 }
+
+/**
+ * Replaces `c.res` with `response`, which already carries every header it should (made with
+ * the old response's `Headers`). Hono's setter would copy the old response's headers onto it,
+ * reading the new one's body to do so, which turns a lightweight response into a full one.
+ */
+export function replaceResponse(c: Context, response: Response): void {
+  c.res = undefined;
+  c.res = response;
+}

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
 import { encodedBodiesOf, keepSerializedJson, serializedBody } from "../serialized.ts";
+import { replaceResponse } from "../set-headers.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -58,9 +59,9 @@ export function compress(): MiddlewareHandler {
       } else {
         const raw = text !== undefined ? Buffer.from(text) : Buffer.from(await res.arrayBuffer());
         if (raw.length < MIN_BYTES) {
-          // The handler's own response is left alone; one read back from its stream is rebuilt.
-          if (text !== undefined) addVary(c);
-          else c.res = new Response(raw, { status: res.status, headers });
+          // The handler's own response is left alone (Vary is on it already); one read back
+          // from its stream is rebuilt.
+          if (text === undefined) c.res = new Response(raw, { status: res.status, headers });
           return;
         }
         body = encoding === "br" ? await brotli(raw, BROTLI_PARAMS) : await gzip(raw);
@@ -79,7 +80,7 @@ export function compress(): MiddlewareHandler {
     headers.set("content-encoding", encoding);
     const etag = headers.get("etag");
     if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
-    c.res = new Response(body, { status: res.status, headers });
+    replaceResponse(c, new Response(body, { status: res.status, headers }));
   };
 }
 

@@ -70,7 +70,11 @@ export function observe(deps: ObserveDeps): MiddlewareHandler<AppEnv> {
     } finally {
       lifecycle?.requestFinished();
     }
-    if (lifecycle?.draining) setResponseHeaders(c, { connection: "close" });
+    // Hono's requestId() leaves the header among the context's prepared headers, which a
+    // response a handler built itself (a streamed export) does not carry: set on every one.
+    const headers: Record<string, string> = { "x-request-id": c.get("requestId") };
+    if (lifecycle?.draining) headers.connection = "close";
+    setResponseHeaders(c, headers);
     const seconds = (performance.now() - started) / 1000;
     const route = routePattern(c);
     const method = METHODS.has(c.req.method) ? c.req.method : "OTHER";
