@@ -241,6 +241,7 @@ async function child(engine: Engine): Promise<Result> {
     const lexicalSeconds = (performance.now() - started) / 1000;
     log(`${engine}: lexical index ${built.chunks} chunks in ${lexicalSeconds.toFixed(0)} s`);
     await ctx.db.execute(sql`vacuum analyze search_postings`);
+    await ctx.db.execute(sql`vacuum analyze search_blocks`);
     await ctx.db.execute(sql`vacuum analyze search_chunks`);
     await ctx.db.execute(sql`analyze`);
 
@@ -290,7 +291,8 @@ async function child(engine: Engine): Promise<Result> {
     const recall = await hnswRecall(ctx.db, dense.embedder!, qs);
     const [postings] = await rowsOf<{ n: number }>(
       ctx.db,
-      sql`select count(*)::int as n from search_postings`,
+      sql`select ((select coalesce(sum(cardinality(chunk_ids)), 0) from search_blocks)
+                  + (select count(*) from search_postings))::int as n`,
     );
     const relations: Record<string, number> = {};
     for (const r of await rowsOf<{ name: string; bytes: string }>(

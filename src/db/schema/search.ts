@@ -34,6 +34,7 @@ export const searchChunks = pgTable(
     /**
      * Unit-length log-TF vector of the chunk's hashed words, bigrams and character 4-grams
      * (the sparse channel). Its lexemes are not stored: removal recomputes them from the text.
+     * Compressed (STORAGE EXTENDED, migration 0010): most features share one weight.
      */
     grams: sparsevec("grams").notNull(),
   },
@@ -41,9 +42,10 @@ export const searchChunks = pgTable(
 );
 
 /**
- * BM25 postings: one row per (lexeme, chunk). The primary key index carries tf and length
- * (INCLUDE, added in the migration), so a query term's postings are read by an index-only
- * scan and document frequency is just the number of postings.
+ * BM25 postings not yet packed into `search_blocks`: one row per (lexeme, chunk), written by
+ * publication (cheap, row-level) and moved into blocks by `packPostings`. The primary key
+ * index carries tf and length (INCLUDE, added in migration 0004), so a term's unpacked
+ * postings are read by an index-only scan.
  */
 export const searchPostings = pgTable(
   "search_postings",
@@ -54,6 +56,30 @@ export const searchPostings = pgTable(
     length: integer("length").notNull(),
   },
   (t) => [primaryKey({ columns: [t.term, t.chunkId] })],
+);
+
+const int8Array = customType<{ data: number[] }>({ dataType: () => "int8[]" });
+const int4Array = customType<{ data: number[] }>({ dataType: () => "int4[]" });
+const int2Array = customType<{ data: number[] }>({ dataType: () => "int2[]" });
+
+/**
+ * BM25 postings packed per lexeme: blocks of up to 128 postings in chunk order, three
+ * parallel arrays (about 14 bytes a posting, where a row per posting with its covering key
+ * took about 100). A lexeme's blocks cover disjoint chunk id ranges [first_chunk,
+ * last_chunk], so one (term, chunk) lookup is one probe of the primary key (the block with the
+ * greatest first_chunk ≤ chunk) and `array_position` inside it.
+ */
+export const searchBlocks = pgTable(
+  "search_blocks",
+  {
+    term: text("term").notNull(),
+    firstChunk: bigint("first_chunk", { mode: "number" }).notNull(),
+    lastChunk: bigint("last_chunk", { mode: "number" }).notNull(),
+    chunkIds: int8Array("chunk_ids").notNull(),
+    tfs: int2Array("tfs").notNull(),
+    lengths: int4Array("lengths").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.firstChunk] })],
 );
 
 /**

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
-import { rowsOf } from "../../db/sql.ts";
+import { rowsOf, withTransaction } from "../../db/sql.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
@@ -10,12 +10,14 @@ import { publishVersion } from "../papers/publish.ts";
 import { countFeatures } from "./grams.ts";
 import {
   lexemeSequence,
+  packPostings,
+  rebuildSearchIndex,
   reindexPaper,
   searchableLanguages,
   textConfigSql,
   unindexPaper,
 } from "./indexing.ts";
-import { bm25Candidates, bm25Idf, bm25Scores, bm25Term } from "./lexical.ts";
+import { bm25Candidates, bm25Idf, bm25Scores, bm25Term, postingsOf } from "./lexical.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -71,8 +73,35 @@ async function expectedIndex() {
 async function actualIndex() {
   const postings = await rowsOf<{ term: string; chunk_id: string; tf: number }>(
     ctx.db,
-    sql`select term, chunk_id::text as chunk_id, tf from search_postings order by 1, 2`,
+    sql`select term, chunk_id::text as chunk_id, tf
+        from ${postingsOf(sql`array(select term from search_terms)`)} p order by 1, 2`,
   );
+  // Blocks: parallel arrays of at most 128 postings in chunk order, within [first, last],
+  // and a lexeme's blocks over disjoint ranges.
+  const blocks = await rowsOf<{
+    term: string;
+    first: string;
+    last: string;
+    ids: string[];
+    tfs: number[];
+    lengths: number[];
+  }>(
+    ctx.db,
+    sql`select term, first_chunk::text as first, last_chunk::text as last, chunk_ids::text[] as ids,
+               tfs, lengths from search_blocks order by term, first_chunk`,
+  );
+  let previous: { term: string; last: bigint } | undefined;
+  for (const b of blocks) {
+    const ids = b.ids.map((id) => BigInt(id));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.length).toBeLessThanOrEqual(128);
+    expect(b.tfs.length).toBe(ids.length);
+    expect(b.lengths.length).toBe(ids.length);
+    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+    expect(BigInt(b.first) <= ids[0]! && ids[ids.length - 1]! <= BigInt(b.last)).toBe(true);
+    if (previous?.term === b.term) expect(BigInt(b.first) > previous.last).toBe(true);
+    previous = { term: b.term, last: BigInt(b.last) };
+  }
   const [stats] = await rowsOf<{ chunks: string; length: string }>(
     ctx.db,
     sql`select coalesce(sum(chunks), 0)::text as chunks, coalesce(sum(length), 0)::text as length
@@ -207,6 +236,74 @@ describe("the search index follows publication", () => {
     await expectConsistent();
   });
 
+  it("rebuilds, one paper per batch, exactly the index publication maintained", async () => {
+    await publishPaper(ctx);
+    const { paper_id } = await publishPaper(ctx);
+    await setStatus(paper_id, "withdrawn");
+    await unindexPaper(ctx, paper_id);
+    const vectors = async () =>
+      rowsOf<{ chunk_id: string; grams: string }>(
+        ctx.db,
+        sql`select chunk_id::text as chunk_id, grams::text as grams from search_chunks order by 1`,
+      );
+    const before = await actualIndex();
+    const stored = await vectors();
+    const [published] = await rowsOf<{ n: string }>(
+      ctx.db,
+      sql`select count(*)::text as n from papers where status = 'published'`,
+    );
+    const seen: number[] = [];
+    const built = await rebuildSearchIndex(ctx, {
+      batch: 1,
+      onProgress: (p) => seen.push(p.papers),
+    });
+    expect(built.papers).toBe(Number(published?.n));
+    expect(built.chunks).toBe(before.rowCount);
+    expect(seen).toEqual(Array.from({ length: built.papers }, (_, i) => i + 1));
+    expect(await actualIndex()).toEqual(before);
+    expect(await vectors()).toEqual(stored);
+    await expectConsistent();
+  });
+
+  it("packs unpacked postings into blocks, and keeps them exact through withdrawal and reinstatement", async () => {
+    const first = await publishPaper(ctx);
+    const second = await publishPaper(ctx, {
+      title: "Glacier mass balance in the Andes",
+      abstract:
+        "Repeated glacier surveys in the Andes show mass balance falling at low altitude, and glacier thinning every year.",
+    });
+    const unpacked = async () =>
+      Number(
+        (
+          await rowsOf<{ n: string }>(ctx.db, sql`select count(*)::text as n from search_postings`)
+        )[0]?.n,
+      );
+    expect(await unpacked()).toBeGreaterThan(0);
+    const before = await actualIndex();
+    expect(await withTransaction(ctx.db, (tx) => packPostings(tx))).toBe(true);
+    expect(await unpacked()).toBe(0);
+    expect(await actualIndex()).toEqual(before);
+    await expectConsistent();
+    // A packed paper withdrawn leaves the blocks; reinstated (old, lower chunk ids) it is
+    // unpacked again, and packing re-blocks the ranges it falls into.
+    await setStatus(first.paper_id, "withdrawn");
+    await unindexPaper(ctx, first.paper_id);
+    await expectConsistent();
+    await setStatus(first.paper_id, "published");
+    await reindexPaper(ctx, first.paper_id);
+    await expectConsistent();
+    await withTransaction(ctx.db, (tx) => packPostings(tx));
+    expect(await unpacked()).toBe(0);
+    await expectConsistent();
+    // A new version replaces packed postings with unpacked ones.
+    await publishVersion(ctx, {
+      ...paperInput({ title: "Glacier mass balance, revised" }),
+      paperId: second.paper_id,
+      changelog: "new data",
+    });
+    await expectConsistent();
+  });
+
   it("rolls the index back with a failed transaction", async () => {
     const { paper_id } = await publishPaper(ctx);
     const before = await actualIndex();
@@ -283,7 +380,7 @@ describe("BM25 in SQL", () => {
     expect(pruned.exhaustive).toBe(false);
     const withRarest = await rowsOf<{ chunk_id: string }>(
       ctx.db,
-      sql`select chunk_id::text as chunk_id from search_postings where term = ${rarest[0]}`,
+      sql`select chunk_id::text as chunk_id from ${postingsOf(sql`array[${rarest[0]}]`)} p`,
     );
     expect(pruned.hits.map((h) => String(h.chunkId)).sort()).toEqual(
       withRarest.map((r) => r.chunk_id).sort(),

@@ -13,7 +13,7 @@ import type { ServiceContext } from "../context.ts";
 import { countGrams, countLexemes, storedGramVector } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/6";
+export const INDEX_FORMAT = "quire-search/7";
 
 /** PostgreSQL text search configurations chunks and queries are analysed with. */
 export type TextConfig = "english" | "spanish" | "simple";
@@ -118,6 +118,13 @@ export async function reindexPaper(ctx: ServiceContext, paperId: string): Promis
   if (paper?.status !== "published") return { removed, added: 0 };
   const added = await addToIndex(ctx.db, [{ paperId, version: Number(paper.current) }]);
   if (ctx.embedder && added > 0) await enqueueEmbeddings(ctx.db, { paperId });
+  if (added > 0) {
+    const [unpacked] = await rowsOf<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from (select 1 from search_postings limit ${PACK_AT}) x`,
+    );
+    if (Number(unpacked?.n) >= PACK_AT) await packPostings(ctx.db);
+  }
   return { removed, added };
 }
 
@@ -176,7 +183,7 @@ export async function rebuildSearchIndex(
   const batchSize = options.batch ?? 500;
   return withTransaction(ctx.db, async (db) => {
     await db.execute(
-      sql`truncate search_postings, search_chunks, search_stats, search_terms, search_grams`,
+      sql`truncate search_postings, search_blocks, search_chunks, search_stats, search_terms, search_grams`,
     );
     // Postings are loaded without their index, which is built once at the end: a sorted
     // build is several times faster than maintaining it row by row, and packs its pages.
@@ -187,23 +194,53 @@ export async function rebuildSearchIndex(
     );
     const progress: RebuildProgress = { papers: 0, total: published.length, chunks: 0 };
     const frequencies: Frequencies = Array.from({ length: SHARDS }, () => new Map());
-    for (let i = 0; i < published.length; i += batchSize) {
-      const batch = published.slice(i, i + batchSize);
-      progress.chunks += await addToIndex(
+    // Pipelined on the transaction's one connection: while Node computes one batch's
+    // features, the database analyses the next batch's text and writes the previous one's
+    // rows (statements run in the order sent; the first error aborts the transaction).
+    const read = (i: number) =>
+      featureRows(
         db,
-        batch.map((p) => ({ paperId: p.id, version: Number(p.version) })),
-        frequencies,
+        ofVersions(
+          published
+            .slice(i, i + batchSize)
+            .map((p) => ({ paperId: p.id, version: Number(p.version) })),
+        ),
       );
-      progress.papers += batch.length;
+    let next = published.length > 0 ? read(0) : null;
+    let writing: Promise<void> = Promise.resolve();
+    for (let i = 0; next; i += batchSize) {
+      const rows = await next;
+      next = i + batchSize < published.length ? read(i + batchSize) : null;
+      next?.catch(() => {});
+      const chunks = rows.map(toFeatures);
+      await writing;
+      writing = writeChunks(db, chunks, frequencies);
+      writing.catch(() => {});
+      progress.chunks += chunks.length;
+      progress.papers = Math.min(published.length, i + batchSize);
       options.onProgress?.({ ...progress });
     }
+    await writing;
+    // Every posting is packed into blocks at once (in term and chunk order, so the blocks'
+    // key fills page after page); the unpacked table is left empty, with its key back.
     await db.execute(
-      sql.raw(`alter table search_postings add constraint ${POSTINGS_KEY}
-                              primary key (term, chunk_id) include (tf, length)`),
+      sql`insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
+          select term, min(chunk_id), max(chunk_id), array_agg(chunk_id order by chunk_id),
+                 array_agg(tf order by chunk_id), array_agg(length order by chunk_id)
+          from (select p.*, (row_number() over (partition by term order by chunk_id) - 1)
+                             / ${BLOCK_SIZE}::int as block
+                from search_postings p) x
+          group by term, block
+          order by term, 2`,
     );
     await db.execute(
       sql`insert into search_terms (term, df)
           select term, count(*)::int from search_postings group by term order by term`,
+    );
+    await db.execute(sql`truncate search_postings`);
+    await db.execute(
+      sql.raw(`alter table search_postings add constraint ${POSTINGS_KEY}
+                              primary key (term, chunk_id) include (tf, length)`),
     );
     // In key order: the primary key's pages fill one after another instead of splitting.
     const grams = Int32Array.from(frequencies.flatMap((shard) => [...shard.keys()])).sort();
@@ -232,6 +269,55 @@ export async function rebuildSearchIndex(
 /** The postings' primary key (term, chunk) INCLUDE (tf, length): see migration 0004. */
 const POSTINGS_KEY = "search_postings_term_chunk_id_pk";
 
+/** Postings per block of `search_blocks`: a block row stays under 2 KB (no TOAST). */
+const BLOCK_SIZE = 128;
+
+/**
+ * Unpacked postings (`search_postings`) that make publication pack them into blocks. Packing
+ * rewrites at most the last block of each lexeme it touches (new chunks have the highest
+ * ids), so its cost follows what was added since the last packing.
+ */
+export const PACK_AT = 20_000;
+
+/** Advisory lock key of block rewrites (packing, removal): one transaction at a time. */
+const BLOCKS_LOCK = 0x5175_6972; // "Quir"
+
+/**
+ * Moves the unpacked postings into `search_blocks`: for each lexeme, its postings from the
+ * smallest unpacked chunk id on (unpacked ones and those of the blocks reaching that far)
+ * are re-blocked, so a lexeme's blocks keep covering disjoint, ordered chunk id ranges.
+ * Exact: the same postings, stored differently. Returns false without waiting when another
+ * transaction holds the blocks (it packs or removes); the postings stay readable unpacked.
+ */
+export async function packPostings(db: Db): Promise<boolean> {
+  const [lock] = await rowsOf<{ ok: boolean }>(
+    db,
+    sql`select pg_try_advisory_xact_lock(${BLOCKS_LOCK}) as ok`,
+  );
+  if (!lock?.ok) return false;
+  await db.execute(
+    sql`with d as (delete from search_postings returning term, chunk_id, tf, length),
+        lo as (select term, min(chunk_id) as lo from d group by term),
+        old as (delete from search_blocks b using lo
+                where b.term = lo.term and b.last_chunk >= lo.lo
+                returning b.term, b.chunk_ids, b.tfs, b.lengths),
+        p as (select term, chunk_id, tf, length from d
+              union all
+              select o.term, x.chunk_id, x.tf, x.length
+              from old o cross join lateral unnest(o.chunk_ids, o.tfs, o.lengths)
+                as x(chunk_id, tf, length))
+        insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
+        select term, min(chunk_id), max(chunk_id), array_agg(chunk_id order by chunk_id),
+               array_agg(tf order by chunk_id), array_agg(length order by chunk_id)
+        from (select p.*, (row_number() over (partition by term order by chunk_id) - 1)
+                           / ${BLOCK_SIZE}::int as block
+              from p) x
+        group by term, block
+        order by term, 2`,
+  );
+  return true;
+}
+
 /**
  * What the index stores for the abstract and body chunks matching `where` (over chunks `c`
  * and their paper version `pv`), each with its paper's title added. Lexemes come from
@@ -241,17 +327,25 @@ const POSTINGS_KEY = "search_postings_term_chunk_id_pk";
  * versions never change, so removal recomputes exactly what indexing stored.
  */
 async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
+  return (await featureRows(db, where)).map(toFeatures);
+}
+
+/** What `chunkFeatures` reads: a chunk's text, title and their lexemes, in text order. */
+interface FeatureRow {
+  id: string | number;
+  paper_id: string;
+  version: number;
+  content: string;
+  title: string;
+  language: string;
+  lexemes: string[];
+  title_lexemes: string[];
+}
+
+/** The SQL half of `chunkFeatures`: PostgreSQL's analysis of the chunks' text and titles. */
+function featureRows(db: Db, where: SQL): Promise<FeatureRow[]> {
   const config = textConfigSql(sql`pv.language`);
-  const rows = await rowsOf<{
-    id: string | number;
-    paper_id: string;
-    version: number;
-    content: string;
-    title: string;
-    language: string;
-    lexemes: string[];
-    title_lexemes: string[];
-  }>(
+  return rowsOf<FeatureRow>(
     db,
     sql`select c.id::int8 as id, c.paper_id, c.version, c.content, pv.title, pv.language,
                ${lexemeSequence(sql`to_tsvector(${config}, c.content)`)} as lexemes,
@@ -260,26 +354,39 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
         where c.field <> 'title' and ${where}`,
   );
-  return rows.map((row) => {
-    const terms = new Map<string, number>();
-    for (const lexeme of row.lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
-    for (const lexeme of row.title_lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
-    // Grams and lexemes of the text, then of the title, in one map (as queries count them).
-    const features = countLexemes(
-      row.title_lexemes,
-      countGrams(row.title, countLexemes(row.lexemes, countGrams(row.content))),
-    );
-    return {
-      id: Number(row.id),
-      paperId: row.paper_id,
-      version: Number(row.version),
-      language: row.language,
-      length: row.lexemes.length + row.title_lexemes.length,
-      terms,
-      vector: storedGramVector(features),
-      features,
-    };
-  });
+}
+
+/** The Node half of `chunkFeatures`: term frequencies and the sparse features of one chunk. */
+function toFeatures(row: FeatureRow): ChunkFeatures {
+  const terms = new Map<string, number>();
+  for (const lexeme of row.lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
+  for (const lexeme of row.title_lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
+  // Grams and lexemes of the text, then of the title, in one map (as queries count them).
+  const features = countLexemes(
+    row.title_lexemes,
+    countGrams(row.title, countLexemes(row.lexemes, countGrams(row.content))),
+  );
+  return {
+    id: Number(row.id),
+    paperId: row.paper_id,
+    version: Number(row.version),
+    language: row.language,
+    length: row.lexemes.length + row.title_lexemes.length,
+    terms,
+    vector: storedGramVector(features),
+    features,
+  };
+}
+
+/** SQL: the chunks of the given paper versions (over chunks `c`). */
+function ofVersions(versions: readonly { paperId: string; version: number }[]): SQL {
+  return sql`(c.paper_id, c.version) in (select * from unnest(${pgArray(
+    versions.map((v) => v.paperId),
+    "text",
+  )}, ${pgArray(
+    versions.map((v) => v.version),
+    "int4",
+  )}))`;
 }
 
 /** Feature → number of the given chunks that hold it. */
@@ -300,27 +407,29 @@ function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Fr
  * indexed: its words are in every other chunk already, and as a separate, very short
  * document it skews BM25's average length and wins the sparse channel's cosine on title
  * words alone (SciFact test nDCG@10, hybrid: 0.693 with title chunks, 0.717 without).
- * Set-based: one statement each for chunk rows, postings and statistics. A rebuild passes
- * `frequencies` to add the features' document frequencies up in memory (written once at
- * the end); otherwise they are added to `search_terms` and `search_grams` here.
+ * Set-based: one statement each for chunk rows, postings and statistics.
  */
 async function addToIndex(
   db: Db,
   versions: { paperId: string; version: number }[],
-  frequencies?: Frequencies,
 ): Promise<number> {
   if (versions.length === 0) return 0;
-  const chunks = await chunkFeatures(
-    db,
-    sql`(c.paper_id, c.version) in (select * from unnest(${pgArray(
-      versions.map((v) => v.paperId),
-      "text",
-    )}, ${pgArray(
-      versions.map((v) => v.version),
-      "int4",
-    )}))`,
-  );
-  if (chunks.length === 0) return 0;
+  const chunks = await chunkFeatures(db, ofVersions(versions));
+  await writeChunks(db, chunks);
+  return chunks.length;
+}
+
+/**
+ * Writes the index rows of `chunks`. A rebuild passes `frequencies` to add the features'
+ * document frequencies up in memory (written once at the end); otherwise they are added to
+ * `search_terms` and `search_grams` here.
+ */
+async function writeChunks(
+  db: Db,
+  chunks: readonly ChunkFeatures[],
+  frequencies?: Frequencies,
+): Promise<void> {
+  if (chunks.length === 0) return;
   const posting = {
     terms: [] as string[],
     ids: [] as number[],
@@ -382,10 +491,20 @@ async function addToIndex(
     await bumpTerms(db, posting.terms, 1);
     await bumpGrams(db, featureCounts(chunks), 1);
   }
-  return chunks.length;
+}
+
+async function hasIndexedChunks(db: Db, paperId: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(
+    db,
+    sql`select 1 as one from search_chunks where paper_id = ${paperId} limit 1`,
+  );
+  return rows.length > 0;
 }
 
 async function removeFromIndex(db: Db, paperId: string): Promise<number> {
+  if (!(await hasIndexedChunks(db, paperId))) return 0;
+  // Before any other write: a packing transaction waits for nothing this one holds.
+  await db.execute(sql`select pg_advisory_xact_lock(${BLOCKS_LOCK})`);
   const gone = await rowsOf<{ chunk_id: string | number; length: number }>(
     db,
     sql`delete from search_chunks where paper_id = ${paperId}
@@ -408,6 +527,37 @@ async function removeFromIndex(db: Db, paperId: string): Promise<number> {
         using unnest(${pgArray(terms, "text")}, ${pgArray(chunkIds, "int8")}) as x(term, chunk_id)
         where p.term = x.term and p.chunk_id = x.chunk_id`,
   );
+  // The blocks holding the removed chunks' postings lose them; emptied blocks go.
+  const ids = pgArray(removed, "int8");
+  const emptied = await rowsOf<{ term: string; first_chunk: string | number; n: number }>(
+    db,
+    sql`update search_blocks b
+        set (chunk_ids, tfs, lengths) = (
+          select coalesce(array_agg(y.c order by y.o), '{}'), coalesce(array_agg(y.t order by y.o), '{}'),
+                 coalesce(array_agg(y.l order by y.o), '{}')
+          from unnest(b.chunk_ids, b.tfs, b.lengths) with ordinality as y(c, t, l, o)
+          where y.c <> all(${ids}))
+        from (select distinct h.term, h.first_chunk
+              from unnest(${pgArray(terms, "text")}, ${pgArray(chunkIds, "int8")}) as r(term, chunk_id)
+              cross join lateral (select k.term, k.first_chunk from search_blocks k
+                                  where k.term = r.term and k.first_chunk <= r.chunk_id
+                                  order by k.first_chunk desc limit 1) h) h
+        where b.term = h.term and b.first_chunk = h.first_chunk and b.chunk_ids && ${ids}
+        returning b.term, b.first_chunk::int8 as first_chunk, cardinality(b.chunk_ids) as n`,
+  ).then((rows) => rows.filter((r) => Number(r.n) === 0));
+  if (emptied.length > 0) {
+    await db.execute(
+      sql`delete from search_blocks b
+          using unnest(${pgArray(
+            emptied.map((r) => r.term),
+            "text",
+          )}, ${pgArray(
+            emptied.map((r) => Number(r.first_chunk)),
+            "int8",
+          )}) as e(term, first_chunk)
+          where b.term = e.term and b.first_chunk = e.first_chunk`,
+    );
+  }
   await db.execute(
     sql`insert into search_stats (slot, chunks, length)
         values ((${STAT_SLOTS}::int * ${statGroup(chunks[0]?.language ?? "en")}::int

@@ -1,5 +1,5 @@
 /** @module BM25 over chunk lexemes, computed in the database from the postings. */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
 import { lexemeSequence, type TextConfig } from "./indexing.ts";
@@ -31,6 +31,37 @@ export interface Bm25Result {
   exhaustive: boolean;
   /** The query's lexemes in text order (for the sparse channel's word features). */
   lexemes: string[];
+}
+
+/**
+ * SQL: the postings (term, chunk_id, tf, length) of the lexemes in `terms` (a text[]
+ * expression), packed (`search_blocks`) and not yet packed (`search_postings`).
+ */
+export function postingsOf(terms: SQL): SQL {
+  return sql`(select b.term, x.chunk_id, x.tf, x.length
+              from search_blocks b
+              cross join lateral unnest(b.chunk_ids, b.tfs, b.lengths) as x(chunk_id, tf, length)
+              where b.term = any(${terms})
+              union all
+              select d.term, d.chunk_id, d.tf, d.length from search_postings d
+              where d.term = any(${terms}))`;
+}
+
+/**
+ * SQL: the posting (tf, length) of lexeme `term` in chunk `chunk` (both SQL expressions), as
+ * zero or one row: one probe of the blocks' key (the block whose range can hold the chunk)
+ * and one of the unpacked postings' key.
+ */
+export function postingAt(term: SQL, chunk: SQL): SQL {
+  return sql`(select b.tfs[b.k] as tf, b.lengths[b.k] as length
+              from (select array_position(b.chunk_ids, ${chunk}) as k, b.tfs, b.lengths
+                    from search_blocks b
+                    where b.term = ${term} and b.first_chunk <= ${chunk}
+                    order by b.first_chunk desc limit 1) b
+              where b.k is not null
+              union all
+              select d.tf, d.length from search_postings d
+              where d.term = ${term} and d.chunk_id = ${chunk})`;
 }
 
 /** Okapi BM25's IDF, never negative. */
@@ -161,9 +192,8 @@ export async function bm25Search(
         ),
         e as (
           select p.chunk_id, sum(${weight("p")}) as score
-          from unnest(${pgArray(scanned, "text")}) as s(term)
-          join w on w.term = s.term
-          join search_postings p on p.term = s.term
+          from ${postingsOf(pgArray(scanned, "text"))} as p
+          join w on w.term = p.term
           group by p.chunk_id
           order by score desc, p.chunk_id
           limit ${depth}
@@ -172,8 +202,8 @@ export async function bm25Search(
         from e
         cross join lateral (
           select sum(${weight("p")}) as extra
-          from search_postings p join w on w.term = p.term
-          where p.term = any(${pgArray(looked, "text")}) and p.chunk_id = e.chunk_id
+          from w cross join lateral ${postingAt(sql`w.term`, sql`e.chunk_id`)} as p
+          where w.term = any(${pgArray(looked, "text")})
         ) r
         order by score desc, chunk_id
         limit ${limit}`,
@@ -205,9 +235,10 @@ export async function bm25Scores(
     length: number;
   }>(
     db,
-    sql`select term, chunk_id::int8 as chunk_id, tf, length from search_postings
-        where term = any(${pgArray([...stats.idf.keys()], "text")})
-          and chunk_id = any(${pgArray(chunkIds, "int8")})`,
+    sql`select t.term, c.chunk_id::int8 as chunk_id, p.tf, p.length
+        from unnest(${pgArray([...stats.idf.keys()], "text")}) as t(term)
+        cross join unnest(${pgArray(chunkIds, "int8")}) as c(chunk_id)
+        cross join lateral ${postingAt(sql`t.term`, sql`c.chunk_id`)} as p`,
   );
   for (const row of rows) {
     const id = Number(row.chunk_id);

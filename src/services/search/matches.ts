@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, rowsOf } from "../../db/sql.ts";
 import { type TextConfig, textConfigSql } from "./indexing.ts";
-import { bm25Idf } from "./lexical.ts";
+import { bm25Idf, postingAt } from "./lexical.ts";
 
 /** One analysis of one wording of the query: its distinct lexemes under one configuration. */
 export type QueryAnalysis = string[];
@@ -80,8 +80,8 @@ export async function matchChunks(
           from unnest(${pgArray(lexemes, "text")}) l
         )
         select c.id::int8 as id, c.content,
-               array(select p.term from search_postings p
-                     where p.term = any(${pgArray(lexemes, "text")}) and p.chunk_id = c.id) as terms,
+               array(select t from unnest(${pgArray(lexemes, "text")}) as t
+                     where exists ${postingAt(sql`t`, sql`c.id`)}) as terms,
                ts_headline(${textConfigSql(sql`pv.language`)}, c.content, q.tsq,
                            ${`HighlightAll=true, StartSel="${START}", StopSel="${STOP}"`}) as marked
         from chunks c
