@@ -1,14 +1,18 @@
 /** @module Index maintenance: BM25 statistics and gram frequencies after publish, new version, unindex. */
+
+import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
-import { rowsOf, withTransaction } from "../../db/sql.ts";
+import { getMeta, rowsOf, setMeta, withTransaction } from "../../db/sql.ts";
+import { createLogger } from "../../logger.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishVersion } from "../papers/publish.ts";
 import { countFeatures } from "./grams.ts";
 import {
+  INDEX_FORMAT,
   lexemeSequence,
   packPostings,
   rebuildSearchIndex,
@@ -18,6 +22,7 @@ import {
   unindexPaper,
 } from "./indexing.ts";
 import { bm25Candidates, bm25Idf, bm25Scores, bm25Term, postingsOf } from "./lexical.ts";
+import { prepareSearch } from "./prepare.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -302,6 +307,26 @@ describe("the search index follows publication", () => {
       changelog: "new data",
     });
     await expectConsistent();
+  });
+
+  it("is rebuilt at start-up when its format changed, with progress, and equal to what publication kept", async () => {
+    await publishPaper(ctx);
+    const before = await actualIndex();
+    await setMeta(ctx.db, "index_format", "quire-search/6");
+    const lines: { msg: string; papers?: number; total?: number }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const report = await prepareSearch({ ...ctx, logger: createLogger("info", sink) });
+    expect(report.rebuilt).toBe(true);
+    expect(await getMeta(ctx.db, "index_format")).toBe(INDEX_FORMAT);
+    const progress = lines.filter((l) => l.msg === "building the search index");
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)?.papers).toBe(progress.at(-1)?.total);
+    expect(await actualIndex()).toEqual(before);
   });
 
   it("rolls the index back with a failed transaction", async () => {

@@ -5,6 +5,9 @@ import type { ServiceContext } from "../context.ts";
 import { ensureHnswIndex } from "./dense.ts";
 import { enqueueEmbeddings, INDEX_FORMAT, rebuildSearchIndex } from "./indexing.ts";
 
+/** Papers between two progress lines of a start-up rebuild. */
+const PROGRESS_EVERY = 5_000;
+
 export interface PrepareReport {
   /** The lexical index was (re)built because it was missing or of another format. */
   rebuilt: boolean;
@@ -40,7 +43,14 @@ export async function prepareSearch(ctx: ServiceContext): Promise<PrepareReport>
         { found: format ?? null, expected: INDEX_FORMAT, papers: Number(row?.n) },
         "building the search index (missing or of another format)",
       );
-      const built = await rebuildSearchIndex(ctx);
+      let logged = 0;
+      const built = await rebuildSearchIndex(ctx, {
+        onProgress: (p) => {
+          if (p.papers - logged < PROGRESS_EVERY && p.papers < p.total) return;
+          logged = p.papers;
+          ctx.logger.info({ ...p }, "building the search index");
+        },
+      });
       ctx.logger.info({ ...built }, "search index built");
       report.rebuilt = true;
     } else {
