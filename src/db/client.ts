@@ -9,6 +9,7 @@ import { migrationState } from "./migrations-state.ts";
 import { type ReplicaHealth, type ReplicaLogger, ReplicaPool } from "./read-replica.ts";
 import * as schema from "./schema/index.ts";
 import { rowsOf } from "./sql.ts";
+import { copyTemplate, freshTemplate } from "./template.ts";
 
 export type Schema = typeof schema;
 /** The Drizzle database both engines satisfy; services only ever see this type. */
@@ -83,9 +84,9 @@ export interface OpenOptions {
    */
   loadDataDir?: Blob;
   /**
-   * Embedded engine only: where to find the pre-initialised data directory an empty
-   * `dataDir` starts from (src/db/template.ts; default dist/pgdata, which `npm ci` builds),
-   * or false never to use one. Only a template built from this code's migrations and PGlite
+   * Embedded engine only: where to find the pre-initialised data directory copied into an
+   * empty `dataDir` (src/db/template.ts; default dist/pgdata, which `npm ci` builds), or false
+   * never to use one. Only a template built from this code's migrations and PGlite
    * is used; without one, PostgreSQL's initdb and the migrations run as before.
    */
   template?: string | false;
@@ -116,12 +117,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       "A read replica (DATABASE_READ_URL) needs PostgreSQL (DATABASE_URL); the embedded engine has no replicas.",
     );
   }
+  if (!options.databaseUrl) copyTemplateFor(options);
   const database = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
-    : await openPglite(options.dataDir ?? "memory://", {
-        ...options,
-        loadDataDir: options.loadDataDir ?? (await templateFor(options)),
-      });
+    : await openPglite(options.dataDir ?? "memory://", options);
   try {
     // Drizzle's journal is the schema's fingerprint: when it already lists every bundled
     // migration, the migrator (DDL under the startup lock) is skipped; a start with nothing
@@ -140,15 +139,17 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 /**
- * The pre-initialised data directory for an embedded database that does not exist yet (no
- * PG_VERSION in its directory) and is to be migrated, when a fresh one was built.
+ * Copies the pre-initialised data directory into an embedded database's directory that holds
+ * no database yet (no PG_VERSION) and is to be migrated, when a fresh one was built; PGlite
+ * then opens it as an existing database.
  */
-async function templateFor(options: OpenOptions): Promise<Blob | undefined> {
+function copyTemplateFor(options: OpenOptions): void {
   const dataDir = options.dataDir ?? "memory://";
-  if (options.template === false || options.migrate === false) return undefined;
-  if (dataDir.startsWith("memory://") || existsSync(join(dataDir, "PG_VERSION"))) return undefined;
-  const { freshTemplate } = await import("./template.ts");
-  return options.template === undefined ? freshTemplate() : freshTemplate(options.template);
+  if (options.template === false || options.migrate === false || options.loadDataDir) return;
+  if (dataDir.startsWith("memory://") || existsSync(join(dataDir, "PG_VERSION"))) return;
+  const template =
+    options.template === undefined ? freshTemplate() : freshTemplate(options.template);
+  if (template) copyTemplate(template, dataDir);
 }
 
 /**

@@ -3,7 +3,7 @@
  * while it matches them, and the same database as initdb and the migrations make. (Embedded
  * engine only, so it runs on PGlite whichever engine the suite runs against.)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -60,10 +60,14 @@ describe("the pre-initialised data directory", () => {
   it("is built under a name that says what it was built from, replacing stale ones", async () => {
     mkdirSync(templates, { recursive: true });
     writeFileSync(join(templates, `pgdata-${"0".repeat(64)}.tar`), "built by an older release");
+    mkdirSync(join(templates, `pgdata-${"1".repeat(64)}`));
     writeFileSync(join(templates, "unrelated.txt"), "kept");
     built = await buildTemplate(templates);
-    expect(readdirSync(templates).sort()).toEqual([`pgdata-${templateKey()}.tar`, "unrelated.txt"]);
-    expect(freshTemplate(templates)).toBeInstanceOf(Blob);
+    expect(readdirSync(templates).sort()).toEqual([`pgdata-${templateKey()}`, "unrelated.txt"]);
+    expect(freshTemplate(templates)).toBe(built);
+    // A database directory at rest: no process's files in it.
+    expect(readdirSync(built)).toContain("PG_VERSION");
+    expect(readdirSync(built)).not.toContain("postmaster.pid");
   }, 180_000);
 
   it("opens as the database initdb and the migrations make, with nothing left to migrate", async () => {
@@ -100,7 +104,7 @@ describe("the pre-initialised data directory", () => {
     // A directory holding only a template of another key offers none.
     const stale = join(root, "stale");
     mkdirSync(stale, { recursive: true });
-    copyFileSync(built, join(stale, `pgdata-${templateKey(other[0])}.tar`));
+    cpSync(built, join(stale, `pgdata-${templateKey(other[0])}`), { recursive: true });
     expect(freshTemplate(stale)).toBeUndefined();
     expect(freshTemplate(join(root, "missing"))).toBeUndefined();
   });

@@ -1,20 +1,30 @@
 /**
  * @module The pre-initialised data directory: an embedded database with every bundled
- * migration applied and nothing else, built once by `npm ci` (bin/bundle.js) and copied into
- * an empty DATA_DIR at a first start instead of running initdb and the migrations in
- * WebAssembly (docs/adr/0026-start-up.md).
+ * migration applied and nothing else, built once by `npm ci` (bin/bundle.js) under
+ * dist/pgdata/ and copied into an empty DATA_DIR at a first start instead of running initdb
+ * and the migrations in WebAssembly (docs/adr/0026-start-up.md).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fromRoot } from "../paths.ts";
 import { migrationsFingerprint } from "./migrations-state.ts";
 
 /** Where `npm ci` leaves the template (dist/ belongs to the checkout, like the bundle). */
 export const TEMPLATE_DIR = fromRoot("dist/pgdata");
 
-const FILE = /^pgdata-([0-9a-f]{64})\.tar$/;
+/** Templates of any key, and the single-file ones of earlier builds. */
+const OLD = /^pgdata-[0-9a-f]{64}(\.tar)?$/;
 
 /**
  * What a template must have been built from to be used: the bundled migrations (timestamps
@@ -58,43 +68,66 @@ function version(name: string): string {
 }
 
 /**
- * The template for this code, as PGlite's `loadDataDir` takes it, or undefined when there is
- * none or only one built from other migrations or another PGlite (then the first start runs
- * initdb and the migrations itself, as without a template).
+ * The directory of the template for this code, or undefined when there is none or only one
+ * built from other migrations or another PGlite (then the first start runs initdb and the
+ * migrations itself, as without a template).
  */
-export function freshTemplate(dir = TEMPLATE_DIR): Blob | undefined {
-  try {
-    return new Blob([readFileSync(join(dir, `pgdata-${templateKey()}.tar`))]);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+export function freshTemplate(dir = TEMPLATE_DIR): string | undefined {
+  const path = join(dir, `pgdata-${templateKey()}`);
+  return existsSync(join(path, "PG_VERSION")) ? path : undefined;
+}
+
+/** Files of a data directory that belong to a running process, not to the database. */
+const PROCESS_FILES = new Set(["postmaster.pid", "postmaster.opts", "quire.pid"]);
+
+/**
+ * Copies the template `from` into the embedded data directory `into` (made if missing),
+ * PG_VERSION last: a copy cut short leaves a directory without it, which the next start
+ * takes for one with no database and copies into again.
+ */
+export function copyTemplate(from: string, into: string): void {
+  mkdirSync(into, { recursive: true, mode: 0o700 });
+  cpSync(from, into, {
+    recursive: true,
+    filter: (source) => {
+      const rel = relative(from, source);
+      return !PROCESS_FILES.has(rel) && rel !== "PG_VERSION";
+    },
+  });
+  copyFileSync(join(from, "PG_VERSION"), join(into, "PG_VERSION"));
 }
 
 /**
- * Builds the template into `dir`: an in-memory database, migrated, dumped. The file is
- * written beside and renamed into place, so a process starting meanwhile reads a whole file
- * or none; templates of other keys are removed. Returns the file's path.
+ * Builds the template into `dir`: an in-memory database, migrated, dumped and opened (then
+ * closed) as a data directory of its own, which a first start copies with the file system
+ * (faster than PGlite's `loadDataDir` unpacking a dump: 0.7-1.5 s against 1.5-2.0 s at load 8).
+ * It is built beside and renamed into place, so a process starting meanwhile finds a whole
+ * template or none; templates of other keys are removed. Returns its path.
  */
 export async function buildTemplate(dir = TEMPLATE_DIR): Promise<string> {
   const { openDatabase } = await import("./client.ts");
-  const database = await openDatabase({ dataDir: "memory://", template: false });
-  let tar: Buffer;
+  const source = await openDatabase({ dataDir: "memory://", template: false });
+  let dump: Blob;
   try {
-    const blob = await database.dumpDataDir?.();
+    const blob = await source.dumpDataDir?.();
     if (!blob) throw new Error("the embedded engine cannot dump its data directory");
-    tar = Buffer.from(await blob.arrayBuffer());
+    dump = blob;
   } finally {
-    await database.close();
+    await source.close();
   }
   mkdirSync(dir, { recursive: true });
-  const name = `pgdata-${templateKey()}.tar`;
+  const name = `pgdata-${templateKey()}`;
   const path = join(dir, name);
   const partial = `${path}.${process.pid}.tmp`;
-  writeFileSync(partial, tar);
+  rmSync(partial, { recursive: true, force: true });
+  const built = await openDatabase({ dataDir: partial, loadDataDir: dump, template: false });
+  await built.close();
+  for (const file of PROCESS_FILES) rmSync(join(partial, file), { force: true });
+  rmSync(path, { recursive: true, force: true });
   renameSync(partial, path);
-  for (const file of readdirSync(dir)) {
-    if (file !== name && FILE.test(file)) rmSync(join(dir, file), { force: true });
+  for (const entry of readdirSync(dir)) {
+    if (entry !== name && OLD.test(entry))
+      rmSync(join(dir, entry), { recursive: true, force: true });
   }
   return path;
 }
