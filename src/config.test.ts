@@ -15,7 +15,7 @@ describe("loadConfig", () => {
     expect(c.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
     expect(c.METRICS_PORT).toBeUndefined();
     expect(c.METRICS_TOKEN).toBeUndefined();
-    expect(c.PGLITE_SHARED_BUFFERS_MB).toBe(128);
+    expect(c.PGLITE_SHARED_BUFFERS_MB).toBeUndefined();
   });
 
   it("reads the operations variables", () => {

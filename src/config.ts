@@ -24,11 +24,12 @@ const ConfigSchema = z.object({
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
-   * The embedded engine's buffer pool (PostgreSQL's shared_buffers), in MB; 128 is PGlite's
-   * own default. PostgreSQL zeroes the whole pool when it starts, so a smaller one starts
-   * faster and reads a large archive slightly slower (docs/adr/0026-start-up.md).
+   * The embedded engine's buffer pool (PostgreSQL's shared_buffers), in MB. Unset: sized to
+   * the database at each start, 32–128 MB (128 is PGlite's own default). PostgreSQL zeroes the
+   * whole pool when it starts, so a smaller one starts faster and reads a large archive
+   * slightly slower (docs/adr/0026-start-up.md).
    */
-  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(128),
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).optional(),
   REDIS_URL: optionalUrl.refine(
     (v) => v === undefined || /^rediss?:\/\//.test(v),
     "must be a redis:// or rediss:// URL",

@@ -92,3 +92,22 @@ describe("PGLITE_SHARED_BUFFERS_MB", () => {
     }
   });
 });
+
+describe("the embedded buffer pool without PGLITE_SHARED_BUFFERS_MB", () => {
+  it("is sized to the database: 32 MB for a new archive", async () => {
+    const env = await environment();
+    const runtime = await openRuntime(loadConfig(env), pino({ level: "silent" }), {
+      rateLimits: false,
+    });
+    try {
+      const [row] = await rowsOf<{ size: string }>(
+        runtime.database.db,
+        sql`select current_setting('shared_buffers') as size`,
+      );
+      if (runtime.database.kind === "pglite") expect(row?.size).toBe("32MB");
+      else expect(row?.size).toMatch(/\d/); // PostgreSQL's is its server's
+    } finally {
+      await runtime.close();
+    }
+  });
+});

@@ -4,10 +4,20 @@
  * PostgreSQL (TEST_DATABASE_URL's server, else the local default), because the race only
  * exists there; PGlite's exclusive() is a pass-through, tested below too.
  */
+
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchDatabase } from "../testing/scratch.ts";
-import { type Database, openDatabase, ReplicaNeedsPostgres, STARTUP_LOCK_KEY } from "./client.ts";
+import {
+  bufferPoolFor,
+  type Database,
+  openDatabase,
+  ReplicaNeedsPostgres,
+  STARTUP_LOCK_KEY,
+} from "./client.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -122,6 +132,30 @@ describe("openDatabase with a read replica", () => {
       expect(database.replica).toBeUndefined();
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe("bufferPoolFor", () => {
+  it("gives the smallest power of two that holds base/, between 32 and 128 MB", () => {
+    const dir = mkdtempSync(join(tmpdir(), "quire-pool-"));
+    try {
+      expect(bufferPoolFor(dir)).toBe(32); // no database yet
+      const file = (path: string, mb: number) => {
+        mkdirSync(join(dir, "base", path, ".."), { recursive: true });
+        writeFileSync(join(dir, "base", path), "");
+        truncateSync(join(dir, "base", path), mb * 2 ** 20); // sparse: sizes without the bytes
+      };
+      file("1/100", 20);
+      expect(bufferPoolFor(dir)).toBe(32);
+      file("5/200", 20);
+      expect(bufferPoolFor(dir)).toBe(64);
+      file("5/201", 30);
+      expect(bufferPoolFor(dir)).toBe(128);
+      file("5/202", 500);
+      expect(bufferPoolFor(dir)).toBe(128);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

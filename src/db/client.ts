@@ -1,5 +1,5 @@
 /** @module Database client: embedded PGlite (with pgvector) or PostgreSQL, one Drizzle API. */
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -91,8 +91,9 @@ export interface OpenOptions {
    */
   template?: string | false;
   /**
-   * Embedded engine only: its buffer pool (shared_buffers) in MB; PGlite's own default
-   * (128 MB) when absent. Every process that opens the runtime takes PGLITE_SHARED_BUFFERS_MB.
+   * Embedded engine only: its buffer pool (shared_buffers) in MB; when absent, sized to the
+   * database (`bufferPoolFor`). Every process that opens the runtime takes
+   * PGLITE_SHARED_BUFFERS_MB.
    */
   sharedBuffersMb?: number | undefined;
   /** postgres:// URL of a streaming replica for public reads (PostgreSQL only). */
@@ -136,6 +137,38 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     throw error;
   }
   return database;
+}
+
+/** PGlite's own buffer pool, the largest `bufferPoolFor` chooses. */
+const MAX_AUTO_POOL_MB = 128;
+const MIN_AUTO_POOL_MB = 32;
+
+/**
+ * The buffer pool (MB) for an embedded database directory: the smallest power of two that
+ * holds its relations (the files under `base/`), between 32 and 128 MB (PGlite's default).
+ * PostgreSQL zeroes the whole pool at start, which in WebAssembly costs about 90 ms of a
+ * warm start at 128 MB; a pool larger than the database only costs that. An archive past
+ * 64 MB gets PGlite's 128 MB, where a smaller pool made reads slower (docs/adr/0026-start-up.md).
+ */
+export function bufferPoolFor(dataDir: string): number {
+  let bytes = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) bytes += statSync(path).size;
+      if (bytes > MAX_AUTO_POOL_MB * 2 ** 20) return;
+    }
+  };
+  try {
+    walk(join(dataDir, "base"));
+  } catch (error) {
+    // No database yet (initdb is about to make one): the smallest. Unreadable: PGlite's own.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? MIN_AUTO_POOL_MB : MAX_AUTO_POOL_MB;
+  }
+  let pool = MIN_AUTO_POOL_MB;
+  while (pool < MAX_AUTO_POOL_MB && pool * 2 ** 20 < bytes) pool *= 2;
+  return pool;
 }
 
 /**
@@ -199,6 +232,7 @@ async function openPglite(
   ]);
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  sharedBuffersMb ??= inMemory || loadDataDir ? undefined : bufferPoolFor(dataDir);
   const client = await PGlite.create(inMemory ? undefined : dataDir, {
     extensions: { vector },
     ...(await precompiledPglite()),
