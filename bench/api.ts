@@ -10,6 +10,10 @@
  * miss); list, detail and context answered from a warm cache (hits). Ratios are to the trivial
  * route of the same run.
  *
+ * After each engine's table it prints issue 14's targets (cache off: list, detail and context
+ * >= 0.5 of trivial on PostgreSQL, >= 0.25 on PGlite; cache hits >= 0.9, p99 <= 1.5x trivial's),
+ * each as met or NOT met (README explains the ones that are not).
+ *
  * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts, printed);
  * every request still draws on it, and after each run the store's own count (read back from
  * the RateLimit header) must cover every request autocannon completed, or the run fails.
@@ -388,6 +392,36 @@ function printTable(report: EngineReport): void {
   log(format(header));
   log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const line of lines) log(format(line));
+  for (const line of targetLines(report)) log(line);
+}
+
+/** Issue 14's targets, ratios to the trivial route of the same run (cache off by engine). */
+const CACHE_OFF_TARGET: Record<Engine, number> = { postgres: 0.5, pglite: 0.25 };
+const CACHE_HIT_TARGET = 0.9;
+const HIT_P99_TARGET = 1.5;
+
+/** One line per target of issue 14: the figure, the bound, and whether it was met. */
+function targetLines(report: EngineReport): string[] {
+  const trivial = report.rows.find((r) => r.endpoint === "trivial");
+  if (!trivial) return [];
+  const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+  const lines = [`${report.engine} targets (issue 14):`];
+  for (const row of report.rows) {
+    const ratio = row.rps / trivial.rps;
+    if (["list ?limit=50", "detail", "context"].includes(row.endpoint)) {
+      const bound = CACHE_OFF_TARGET[report.engine];
+      lines.push(
+        `  ${row.endpoint}, cache off: ${ratio.toFixed(2)} of trivial, target >= ${bound}: ${verdict(ratio >= bound)}`,
+      );
+    } else if (row.endpoint.includes("cache hit")) {
+      const p99 = row.p99 / trivial.p99;
+      lines.push(
+        `  ${row.endpoint}: ${ratio.toFixed(2)} of trivial, target >= ${CACHE_HIT_TARGET}: ${verdict(ratio >= CACHE_HIT_TARGET)}; ` +
+          `p99 ${row.p99} ms = ${p99.toFixed(2)} x trivial's, target <= ${HIT_P99_TARGET}: ${verdict(p99 <= HIT_P99_TARGET)}`,
+      );
+    }
+  }
+  return lines;
 }
 
 function mb(bytes: number): string {
