@@ -5,10 +5,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Hono } from "hono";
-import { cors } from "hono/cors";
 import { once } from "../../lazy.ts";
 import { limitOperation } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
+import { publicCors } from "../middleware/cors.ts";
 import { problem } from "../problem.ts";
 
 export const AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server";
@@ -38,10 +38,7 @@ export function registerAuthorizationServer(
   const metadata = once(async () =>
     JSON.stringify((await loadSdk()).metadataOf(issuer, options.clientMetadataDocuments)),
   );
-  app.use(
-    AUTHORIZATION_SERVER_PATH,
-    cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }),
-  );
+  app.use(AUTHORIZATION_SERVER_PATH, publicCors({ allowMethods: ["GET", "HEAD", "OPTIONS"] }));
   app.get(AUTHORIZATION_SERVER_PATH, async (c) =>
     c.body(await metadata(), 200, {
       "content-type": "application/json",

@@ -49,6 +49,25 @@ describe("OAuth metadata", () => {
       client_id_metadata_document_supported: true,
     });
   });
+
+  it("lets a browser client on any origin read both documents and preflight them", async () => {
+    const origin = { origin: "https://client.example" };
+    for (const path of [
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-authorization-server",
+    ]) {
+      const res = await fetch(`${served.url}${path}`, { headers: origin });
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      const preflight = await fetch(`${served.url}${path}`, {
+        method: "OPTIONS",
+        headers: { ...origin, "access-control-request-method": "GET" },
+      });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get("access-control-allow-methods"), path).toContain("GET");
+    }
+  });
 });
 
 describe("a client identified by its metadata document (CIMD)", () => {

@@ -1,8 +1,8 @@
 /** @module RFC 9728 protected resource metadata for /mcp, and the 401 challenge that points to it. */
 import type { Hono } from "hono";
-import { cors } from "hono/cors";
 import type { Unauthorized } from "../../services/errors.ts";
 import type { AppEnv } from "../env.ts";
+import { publicCors } from "../middleware/cors.ts";
 
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 
@@ -46,7 +46,7 @@ export function registerProtectedResource(
   );
   for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`]) {
     // Browser-based MCP clients read it cross-origin; it is public and carries no credentials.
-    app.use(path, cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86_400 }));
+    app.use(path, publicCors({ allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86_400 }));
     app.get(path, (c) =>
       c.body(body, 200, {
         "content-type": "application/json",
