@@ -154,10 +154,11 @@ export function bufferPoolFor(dataDir: string): number {
   let bytes = 0;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      // Past the largest pool the size no longer matters: stop reading, at every depth.
+      if (bytes > MAX_AUTO_POOL_MB * 2 ** 20) return;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile()) bytes += statSync(path).size;
-      if (bytes > MAX_AUTO_POOL_MB * 2 ** 20) return;
     }
   };
   try {
