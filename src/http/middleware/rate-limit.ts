@@ -1,5 +1,5 @@
 /** @module Per-IP rate limits on HTTP requests, and the RateLimit headers of every draw. */
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { RateLimited } from "../../services/errors.ts";
 import {
   type Bucket,
@@ -87,16 +87,12 @@ export function rateLimit(
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
         c.res = problemFromDomainError(c, error);
-        writeHeaders(c, drawn);
+        setResponseHeaders(c, rateLimitHeaders(drawn));
         return c.res;
       }
     }
     await next();
-    writeHeaders(c, drawn);
+    setResponseHeaders(c, rateLimitHeaders(drawn));
     return undefined;
   };
-}
-
-function writeHeaders(c: Context, drawn: RateLimitDecision[]): void {
-  setResponseHeaders(c, rateLimitHeaders(drawn));
 }
