@@ -59,6 +59,11 @@ describe("search on the site, in Chromium", () => {
       for (const snippet of await page.locator("blockquote.snippet").allTextContents()) {
         expect(snippet).not.toMatch(/(^|\s)#{1,6}\s|\*\*|`/);
       }
+      // No percentage beside a passage: the score is for ordering, and over the samples the
+      // best match would read "1 %" (the score is calibrated on an archive of SciFact's size).
+      const lines = await page.locator("#search-results ul.passages > li > span").allTextContents();
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).not.toMatch(/%/);
       // One title per paper: passages of a paper are grouped under it.
       const titles = await page
         .locator("#search-results ol.results > li.result h3")

@@ -310,7 +310,6 @@ function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
     list.push(result);
     groups.set(result.paper_id, list);
   }
-  const percent = new Intl.NumberFormat(p.t.meta.dateLocale, { style: "percent" });
   return (
     <ol class="results">
       {[...groups].map(([paperId, passages]) => (
@@ -325,7 +324,7 @@ function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
             {passages.map((result) => (
               <li>
                 <span class="muted">
-                  {r.matchIn[result.field]} · {r.relevance(percent.format(result.score))}
+                  {r.matchIn[result.field]}
                   {result.match === "weak" ? ` · ${r.weakLabel}` : ""}
                 </span>
                 <blockquote class="snippet">

@@ -22,7 +22,8 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
         `plain words, ${SEARCH_QUERY_CHARS.min} to ${SEARCH_QUERY_CHARS.max} characters). Returns up to \`limit\` ` +
         `(${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default}) ` +
         "verbatim quotes, best first, each with its paper id, title, version, field, chunk " +
-        "index, a relevance score in [0, 1], `highlights` ([start, end] code point ranges of " +
+        "index, a relevance score in [0, 1] (for ordering within one answer; over a small " +
+        "archive every score is low), `highlights` ([start, end] code point ranges of " +
         "the matched words inside the quote) and `match` (`close`, or `weak` when the passage " +
         "shares only some words with the query: treat weak results as no answer). When the " +
         "server has Apertium, English and Spanish queries also find papers in the other " +

@@ -71,7 +71,10 @@ export const SearchResultSchema = z
     paper_id: z.string(),
     field: z.enum(["title", "abstract", "body"]),
     quote: z.string().openapi({ description: "A chunk's content, verbatim." }),
-    score: z.number().min(0).max(1).openapi({ description: "Relevance in [0, 1], descending." }),
+    score: z.number().min(0).max(1).openapi({
+      description:
+        "Relevance in [0, 1], descending within a response: a logistic of how far the passage stands above this query's other candidates, fitted on SciFact (5,183 abstracts) so that over an archive of that size it reads roughly as the chance that the passage is relevant. Over a small archive every score is low, so compare scores within one response only; whether a passage answers the query at all is `match`.",
+    }),
     chunk_index: z.number().int(),
     title: z.string(),
     version: z.number().int(),

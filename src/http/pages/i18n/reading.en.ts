@@ -28,7 +28,6 @@ export const readingEn = {
       abstract: "In the abstract",
       body: "In the text",
     },
-    relevance: (percent: string) => `Relevance ${percent}`,
     noResults: "No passage matches your search. Try other words.",
     noCloseMatches: (q: string) =>
       `No close matches for “${q}”: no passage contains most of your words. Try other words.`,

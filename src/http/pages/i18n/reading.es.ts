@@ -31,7 +31,6 @@ export const readingEs: typeof readingEn = {
       abstract: "En el resumen",
       body: "En el texto",
     },
-    relevance: (percent: string) => `Relevancia: ${percent}`,
     noResults: "Ningún fragmento coincide con tu búsqueda. Prueba con otras palabras.",
     noCloseMatches: (q: string) =>
       `No hay coincidencias cercanas para «${q}»: ningún fragmento contiene la mayoría de tus palabras. Prueba con otras palabras.`,
