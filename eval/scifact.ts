@@ -20,6 +20,9 @@
  *   EVAL_ADMIN_URL     where to create/drop quire_eval_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  *   EVAL_SEARCH        search settings over the defaults, as JSON (e.g. '{"sparseWeight":0.8}')
  *   EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_API_KEY   add the dense channel
+ *   EVAL_LSI           '{"k":300,"weight":0.5}': fit latent semantic indexing on the imported
+ *                      abstracts (eval/lib/lsi.ts, ADR 0033) and use it as the dense channel at
+ *                      that fusion weight; with --tune, sweep its weight on the TRAIN queries
  *
  * nDCG@10 goes through GET /api/v1/search/semantic over HTTP (an in-process server on port
  * 0). Recall@100 needs 100 papers per query but the public `limit` stops at 20, so it calls
@@ -51,6 +54,7 @@ import {
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
 import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
+import { fitLsi, lsiEmbedder, storeLsiVectors } from "./lib/lsi.ts";
 
 const DATA = fileURLToPath(new URL("../../shared/data/beir-scifact/", import.meta.url));
 const TUNE = process.argv.includes("--tune");
@@ -227,7 +231,23 @@ async function main(): Promise<void> {
         log(`dense: embedding the queue with ${rt.services.embedder.model} …`);
         await drainEmbeddingQueue(rt.services, { onProgress: (done) => log(`  embedded ${done}`) });
       }
+      // Smoke mode always exercises the probe, with a tiny model.
+      const lsi = process.env.EVAL_LSI
+        ? (JSON.parse(process.env.EVAL_LSI) as { k: number; weight: number })
+        : SMOKE
+          ? { k: 8, weight: 0.5 }
+          : null;
+      if (lsi) {
+        const model = await fitLsi(rt.database.db, { k: lsi.k });
+        const stored = await storeLsiVectors(rt.database.db, model);
+        log(
+          `LSI: k ${model.k} over ${model.papers} papers, ${model.vocab.size} terms; SVD ${model.seconds.toFixed(1)} s; ${stored} chunk vectors; dense weight ${lsi.weight}`,
+        );
+        rt.services.embedder = lsiEmbedder(rt.database.db, model);
+        rt.services.search = { ...rt.services.search, denseWeight: lsi.weight };
+      }
       if (CALIBRATE) await calibrate(rt, evalQueries, qrels, imported.corpusIdOf);
+      else if (TUNE && lsi) await tuneDenseWeight(rt, evalQueries, qrels, imported.corpusIdOf);
       else if (TUNE) await tune(rt, evalQueries, qrels, imported.corpusIdOf);
       else await evaluate(rt, config.BASE_URL, evalQueries, qrels, imported);
     } finally {
@@ -402,6 +422,58 @@ async function tune(
     }
   }
   process.stdout.write(`\ncurrent defaults: ${JSON.stringify(DEFAULT_SEARCH_SETTINGS)}\n`);
+}
+
+/**
+ * The dense channel's fusion weight over the default BM25 + sparse ranking, on the TRAIN
+ * queries only: each query is ranked once with every channel and the weight swept in memory
+ * over the kept z-scores (the fusion is a weighted mean, so this is what the service ranks).
+ */
+async function tuneDenseWeight(
+  rt: Runtime,
+  evalQueries: Query[],
+  qrels: Map<string, Set<string>>,
+  corpusIdOf: Map<string, string>,
+): Promise<void> {
+  const paperOfChunk = await chunkPapers(rt);
+  const weights = [0, 0.25, 0.35, 0.5, 0.75, 1];
+  const ndcg = new Map<number, number>();
+  const recall = new Map<number, number>();
+  const depth = DEFAULT_SEARCH_SETTINGS.candidates + DEFAULT_SEARCH_SETTINGS.denseCandidates;
+  for (const q of evalQueries) {
+    const relevant = qrels.get(q.id)!;
+    const ranked = await rankChunks(rt.services, q.text, "hybrid", depth);
+    for (const w of weights) {
+      const order = ranked
+        .map((r) => ({
+          id: r.chunkId,
+          f:
+            (r.z.bm25 ?? 0) +
+            DEFAULT_SEARCH_SETTINGS.sparseWeight * (r.z.sparse ?? 0) +
+            w * (r.z.dense ?? 0),
+        }))
+        .sort((a, b) => b.f - a.f || a.id - b.id);
+      const papers: string[] = [];
+      const seen = new Set<string>();
+      for (const r of order) {
+        const corpusId = corpusIdOf.get(paperOfChunk.get(r.id) ?? "");
+        if (corpusId === undefined || seen.has(corpusId)) continue;
+        seen.add(corpusId);
+        papers.push(corpusId);
+      }
+      ndcg.set(w, (ndcg.get(w) ?? 0) + ndcgAt10(papers, relevant));
+      recall.set(w, (recall.get(w) ?? 0) + recallAt(papers, relevant, 100));
+    }
+  }
+  const n = samples("train queries", evalQueries.length);
+  process.stdout.write(
+    `| dense (${rt.services.embedder?.model}) weight | nDCG@10 (train) | recall@100 |\n|---|---|---|\n`,
+  );
+  for (const w of weights) {
+    process.stdout.write(
+      `| ${w} | ${figure(`weight ${w} nDCG@10`, ndcg.get(w)! / n).toFixed(4)} | ${(recall.get(w)! / n).toFixed(3)} |\n`,
+    );
+  }
 }
 
 async function chunkPapers(rt: Runtime): Promise<Map<number, string>> {
