@@ -19,6 +19,13 @@
  *   BENCH_QUERIES      queries per mode (default 200)
  *   BENCH_DIMS         dimension of the fake dense vectors (default 384)
  *   BENCH_ADMIN_URL    where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_KEEP_DB      PostgreSQL only: build in this database (created if missing) and keep it
+ *                      afterwards instead of dropping it; when it already holds a lexical index
+ *                      of BENCH_CHUNKS chunks or more (a previous run's), loading and the
+ *                      lexical rebuild are skipped, and so is embedding when its vectors are
+ *                      there too, so query latency can be re-measured in minutes. Drop it by
+ *                      hand when done (`dropdb <name>`). Skipped phases print no throughput.
+ *   BENCH_DENSE        0 to skip the dense channel (no vectors, no dense modes, no recall)
  *
  * The fake embedder hashes words into BENCH_DIMS signed dimensions (as the tests' fake
  * OpenAI server does), in process: it measures storage, HNSW and fusion, not a model.
@@ -55,6 +62,11 @@ const TARGET_CHUNKS = positiveInt("BENCH_CHUNKS", orSmoke(100_000, 300));
 const QUERIES = positiveInt("BENCH_QUERIES", orSmoke(200, 5));
 const DIMS = positiveInt("BENCH_DIMS", 384);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const KEEP_DB = process.env.BENCH_KEEP_DB ?? "";
+if (KEEP_DB !== "" && !/^[a-z_][a-z0-9_]*$/.test(KEEP_DB)) {
+  throw new Error("BENCH_KEEP_DB must be a lower-case SQL identifier");
+}
+const DENSE = process.env.BENCH_DENSE !== "0";
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres")
   .split(",")
   .map((s) => s.trim())
@@ -197,10 +209,11 @@ async function child(engine: Engine): Promise<Result> {
     dataDir = mkdtempSync(join(tmpdir(), "quire-bench-search-"));
     env.DATA_DIR = dataDir;
   } else {
-    dbName = `quire_bench_${randomBytes(6).toString("hex")}`;
+    dbName = KEEP_DB || `quire_bench_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    const exists = await admin.query("select 1 from pg_database where datname = $1", [dbName]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     const url = new URL(ADMIN_URL);
     url.pathname = `/${dbName}`;
@@ -213,7 +226,20 @@ async function child(engine: Engine): Promise<Result> {
     let started = performance.now();
     let papers = 0;
     let chunks = 0;
-    while (chunks < TARGET_CHUNKS) {
+    // A kept database a previous run built: its index is reused as it is.
+    const [kept] = await rowsOf<{ papers: number; indexed: number; vectors: number }>(
+      ctx.db,
+      sql`select (select count(*) from papers)::int as papers,
+                 (select count(*) from search_chunks)::int as indexed,
+                 (select count(*) from chunk_embeddings)::int as vectors`,
+    );
+    const reuse = KEEP_DB !== "" && Number(kept?.indexed ?? 0) >= TARGET_CHUNKS;
+    if (reuse) {
+      papers = Number(kept?.papers ?? 0);
+      chunks = Number(kept?.indexed ?? 0);
+      log(`${engine}: reusing ${KEEP_DB}: ${papers} papers, ${chunks} indexed chunks`);
+    }
+    while (!reuse && chunks < TARGET_CHUNKS) {
       const need = Math.max(200, Math.ceil((TARGET_CHUNKS - chunks) / 1.1));
       const loaded = await bulkLoadPapers(
         ctx,
@@ -232,38 +258,49 @@ async function child(engine: Engine): Promise<Result> {
     const loadSeconds = (performance.now() - started) / 1000;
 
     started = performance.now();
-    const built = await rebuildSearchIndex(ctx, {
-      onProgress: (p) => {
-        if (p.papers % 5000 < 500)
-          log(`${engine}: indexed ${p.papers}/${p.total} papers (${p.chunks} chunks)`);
-      },
-    });
-    const lexicalSeconds = (performance.now() - started) / 1000;
-    log(`${engine}: lexical index ${built.chunks} chunks in ${lexicalSeconds.toFixed(0)} s`);
-    await ctx.db.execute(sql`vacuum analyze search_postings`);
-    await ctx.db.execute(sql`vacuum analyze search_blocks`);
-    await ctx.db.execute(sql`vacuum analyze search_chunks`);
-    await ctx.db.execute(sql`analyze`);
+    const built = reuse
+      ? { chunks }
+      : await rebuildSearchIndex(ctx, {
+          onProgress: (p) => {
+            if (p.papers % 5000 < 500)
+              log(`${engine}: indexed ${p.papers}/${p.total} papers (${p.chunks} chunks)`);
+          },
+        });
+    const lexicalSeconds = reuse ? Number.NaN : (performance.now() - started) / 1000;
+    if (!reuse) {
+      log(`${engine}: lexical index ${built.chunks} chunks in ${lexicalSeconds.toFixed(0)} s`);
+      await ctx.db.execute(sql`vacuum analyze search_postings`);
+      await ctx.db.execute(sql`vacuum analyze search_blocks`);
+      await ctx.db.execute(sql`vacuum analyze search_chunks`);
+      await ctx.db.execute(sql`analyze`);
+    }
 
     const dense: ServiceContext = { ...ctx, embedder: fakeEmbedder(DIMS) };
-    await prepareSearch(dense);
-    const queued = await queueMissingEmbeddings(dense);
-    started = performance.now();
-    await drainEmbeddingQueue(dense, {
-      onProgress: (done) => {
-        if (done % 10_000 < 256) log(`${engine}: embedded ${done}/${queued}`);
-      },
-    });
-    const denseSeconds = (performance.now() - started) / 1000;
-    await ctx.db.execute(sql`analyze chunk_embeddings`);
-    log(`${engine}: dense ${queued} vectors in ${denseSeconds.toFixed(0)} s`);
+    let denseSeconds = Number.NaN;
+    if (DENSE) {
+      await prepareSearch(dense);
+      const queued = await queueMissingEmbeddings(dense);
+      started = performance.now();
+      await drainEmbeddingQueue(dense, {
+        onProgress: (done) => {
+          if (done % 10_000 < 256) log(`${engine}: embedded ${done}/${queued}`);
+        },
+      });
+      if (queued > 0) denseSeconds = (performance.now() - started) / 1000;
+      await ctx.db.execute(sql`analyze chunk_embeddings`);
+      log(`${engine}: dense ${queued} vectors in ${denseSeconds.toFixed(0)} s`);
+    }
 
     const qs = queries(QUERIES);
     const modes: { name: string; c: ServiceContext; mode: SearchMode; channels?: Channel[] }[] = [
       { name: "lexical (BM25)", c: ctx, mode: "lexical" },
       { name: "hybrid (BM25 + sparse)", c: ctx, mode: "hybrid" },
-      { name: "hybrid (BM25 + sparse + dense)", c: dense, mode: "hybrid" },
-      { name: "semantic (dense, HNSW)", c: dense, mode: "semantic" },
+      ...(DENSE
+        ? [
+            { name: "hybrid (BM25 + sparse + dense)", c: dense, mode: "hybrid" as const },
+            { name: "semantic (dense, HNSW)", c: dense, mode: "semantic" as const },
+          ]
+        : []),
     ];
     const latency: Result["latency"] = {};
     const loadBefore = loadavg();
@@ -288,7 +325,9 @@ async function child(engine: Engine): Promise<Result> {
     }
 
     const loadAfter = loadavg();
-    const recall = await hnswRecall(ctx.db, dense.embedder!, qs);
+    const recall = DENSE
+      ? await hnswRecall(ctx.db, dense.embedder!, qs)
+      : { recall: Number.NaN, exactMs: { p50: Number.NaN, p95: Number.NaN, p99: Number.NaN } };
     const [postings] = await rowsOf<{ n: number }>(
       ctx.db,
       sql`select ((select coalesce(sum(cardinality(chunk_ids)), 0) from search_blocks)
@@ -335,7 +374,7 @@ async function child(engine: Engine): Promise<Result> {
   } finally {
     await rt.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (dbName) {
+    if (dbName && !KEEP_DB) {
       const admin = new pg.Client({ connectionString: ADMIN_URL });
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -417,6 +456,9 @@ async function main(): Promise<void> {
     results.push(JSON.parse(out.trim().split("\n").pop()!) as Result);
   }
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+  // Phases a kept database skipped (BENCH_KEEP_DB) or BENCH_DENSE=0 left out come back as null.
+  const fixed = (x: number | null, digits: number) =>
+    x === null || !Number.isFinite(x) ? "–" : x.toFixed(digits);
   const lines = [
     "",
     `Search benchmark: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} RAM, node ${process.version}; fake dense vectors of ${DIMS} dimensions; ${QUERIES} queries per mode, sequential`,
@@ -425,7 +467,7 @@ async function main(): Promise<void> {
     "|---|---|---|---|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${r.chunks} | ${r.postings} | ${(r.chunks / r.lexicalSeconds).toFixed(0)} chunks/s | ${(r.chunks / r.denseSeconds).toFixed(0)} chunks/s | ${mb(r.databaseBytes)} | ${mb(r.peakRssBytes)} |`,
+        `| ${r.engine} | ${r.chunks} | ${r.postings} | ${fixed(r.chunks / r.lexicalSeconds, 0)} chunks/s | ${fixed(r.chunks / r.denseSeconds, 0)} chunks/s | ${mb(r.databaseBytes)} | ${mb(r.peakRssBytes)} |`,
     ),
     "",
     "| engine | relation | bytes | bytes per chunk |",
@@ -459,7 +501,7 @@ async function main(): Promise<void> {
     "|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${r.hnswRecallAt8.toFixed(3)} | ${r.exactMs.p50.toFixed(0)} / ${r.exactMs.p95.toFixed(0)} ms |`,
+        `| ${r.engine} | ${fixed(r.hnswRecallAt8, 3)} | ${fixed(r.exactMs.p50, 0)} / ${fixed(r.exactMs.p95, 0)} ms |`,
     ),
     "",
   ];
