@@ -127,6 +127,38 @@ describe("cross-lingual search", () => {
     expect(translator.status()).toMatchObject({ status: "ok", pairs: ["en-es", "es-en"] });
   });
 
+  it("lists every dictionary translation of each content word, unknown words as themselves", async () => {
+    const senses = await translator.senses!(
+      "respuesta a preguntas sin entrenamiento con fotopletismografía",
+      "es",
+      "en",
+    );
+    expect(senses).toEqual([
+      { source: "respuesta", translations: ["response", "answer"], unknown: false },
+      { source: "pregunta", translations: ["question"], unknown: false },
+      { source: "entrenamiento", translations: ["coaching", "training"], unknown: false },
+      { source: "fotopletismografía", translations: ["fotopletismografía"], unknown: true },
+    ]);
+    expect(await translator.senses!("  ", "es", "en")).toBeNull();
+  });
+
+  it("ranks a Spanish query's English by synonym groups of the dictionary's translations", async () => {
+    const variants = await queryVariants(anonymous(true), "respuesta de las sumas compensadas");
+    const english = variants.find((v) => v.language === "en");
+    // Apertium's English says "response"; the group keeps "answer" beside it.
+    expect(english?.text).toMatch(/response/i);
+    expect(english?.groups).toContainEqual(["response", "answer"]);
+    const off = await queryVariants(
+      { ...anonymous(true), search: { ...ctx.search, translationSenses: false } },
+      "respuesta de las sumas compensadas",
+    );
+    expect(off.find((v) => v.language === "en")?.groups).toBeUndefined();
+    const { results } = await searchChunks(anonymous(true), {
+      q: "suma compensada de números de coma flotante",
+    });
+    expect(results[0]?.paper_id).toBe(englishPaper);
+  });
+
   it("keeps the last word of a query (the pipeline once dropped it)", async () => {
     expect(await translator.translate("modelos 3D y 2D", "es", "en")).toMatch(/2D$/);
     expect(await translator.translate("vistas 2D de modelos", "en", "es")).toMatch(/modelos$/);

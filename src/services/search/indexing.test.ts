@@ -21,7 +21,15 @@ import {
   textConfigSql,
   unindexPaper,
 } from "./indexing.ts";
-import { bm25Candidates, bm25Idf, bm25Scores, bm25Term, postingsOf } from "./lexical.ts";
+import {
+  bm25Candidates,
+  bm25Idf,
+  bm25Scores,
+  bm25Search,
+  bm25Statistics,
+  bm25Term,
+  postingsOf,
+} from "./lexical.ts";
 import { prepareSearch } from "./prepare.ts";
 
 let database: Database;
@@ -421,6 +429,49 @@ describe("BM25 in SQL", () => {
     const ids = [...scores.keys()].map(Number);
     const again = await bm25Scores(ctx.db, result, ids, params);
     for (const id of ids) expect(again.get(id)).toBeCloseTo(scores.get(String(id))!, 9);
+  });
+
+  it("scores a synonym group as one term: term and document frequencies summed", async () => {
+    const want = await expectedIndex();
+    const english = "glacier surveys at low altitude";
+    const group = ["glacier", "surveys"];
+    const lengths = new Map<string, number>();
+    for (const p of want.postings) {
+      lengths.set(p.chunk_id, (lengths.get(p.chunk_id) ?? 0) + Number(p.tf));
+    }
+    const avg = want.length / want.chunks;
+    // The reference: {glacier, survey} one term, low and altitud on their own.
+    const scores = new Map<string, number>();
+    const add = (lexemes: string[]) => {
+      const list = want.postings.filter((p) => lexemes.includes(p.term));
+      const tf = new Map<string, number>();
+      for (const p of list) tf.set(p.chunk_id, (tf.get(p.chunk_id) ?? 0) + Number(p.tf));
+      const idf = bm25Idf(want.chunks, Math.min(want.chunks, list.length));
+      for (const [chunk, f] of tf) {
+        const s = bm25Term(idf, f, lengths.get(chunk)!, avg, params);
+        scores.set(chunk, (scores.get(chunk) ?? 0) + s);
+      }
+      return list.length;
+    };
+    // Both lexemes occur, so the group's document frequency is a real sum.
+    expect(want.postings.some((p) => p.term === "glacier")).toBe(true);
+    expect(want.postings.some((p) => p.term === "survey")).toBe(true);
+    add(["glacier", "survey"]);
+    add(["low"]);
+    add(["altitud"]);
+    const stats = await bm25Statistics(ctx.db, english, ["english"], [group]);
+    expect(stats.members.get("{glacier|survey}")).toEqual(["glacier", "survey"]);
+    expect([...stats.idf.keys()].sort()).toEqual(["altitud", "low", "{glacier|survey}"]);
+    for (const budget of [1_000_000, 1]) {
+      const result = await bm25Search(ctx.db, stats, { ...params, postingsBudget: budget }, 1000);
+      expect(result.hits.length).toBeGreaterThan(0);
+      for (const hit of result.hits) {
+        expect(hit.score).toBeCloseTo(scores.get(String(hit.chunkId))!, 9);
+      }
+      if (budget > 1) expect(result.hits.length).toBe(scores.size);
+      const again = await bm25Scores(ctx.db, result, [...scores.keys()].map(Number), params);
+      for (const [id, score] of scores) expect(again.get(Number(id))).toBeCloseTo(score, 9);
+    }
   });
 
   it("answers a query with no indexable words with no hits", async () => {

@@ -25,8 +25,17 @@ export interface Bm25Result {
   /** Searchable chunks in the collection (N) and their average length. */
   chunks: number;
   averageLength: number;
-  /** The query's lexemes that occur in the index, with their IDF. */
+  /**
+   * The query's terms that occur in the index, with their IDF. A term is a lexeme, or a
+   * synonym group's key (see `members`).
+   */
   idf: Map<string, number>;
+  /**
+   * The lexemes each term of `idf` counts: itself for a plain lexeme; for a synonym group
+   * (the dictionary translations of one query word, ADR 0036) all of them, their term
+   * frequencies summed in a chunk and their document frequencies summed for its IDF.
+   */
+  members: Map<string, string[]>;
   /** True when every chunk containing a query term was scored (nothing was pruned). */
   exhaustive: boolean;
   /** The query's lexemes in text order (for the sparse channel's word features). */
@@ -113,6 +122,81 @@ export async function bm25Statistics(
   db: Db,
   query: string,
   configs: readonly TextConfig[] = ["english"],
+  groups?: readonly (readonly string[])[],
+): Promise<Bm25Statistics> {
+  const flat = await flatStatistics(db, query, configs);
+  if (!groups || groups.length === 0) return flat;
+  return groupedStatistics(db, flat, groups, configs[0] ?? "english");
+}
+
+/**
+ * Synonym groups (Pirkola's structured query): each group's words are analysed with `config`;
+ * a group of two or more lexemes in the index becomes one term whose frequency in a chunk is
+ * the sum of its lexemes' and whose document frequency is the sum of theirs (at most N); a
+ * group of one stays that lexeme. The flat query's lexemes no group holds stay as they are.
+ */
+async function groupedStatistics(
+  db: Db,
+  flat: Bm25Statistics,
+  groups: readonly (readonly string[])[],
+  config: TextConfig,
+): Promise<Bm25Statistics> {
+  const words: string[] = [];
+  const index: number[] = [];
+  groups.forEach((group, i) => {
+    for (const word of group) {
+      words.push(word);
+      index.push(i);
+    }
+  });
+  const rows = await rowsOf<{ i: number; term: string; df: number }>(
+    db,
+    sql`select distinct g.i, lx.lexeme as term, t.df
+        from unnest(${pgArray(words, "text")}, ${pgArray(index, "int4")}) as g(word, i)
+        cross join lateral unnest(to_tsvector(${config}::regconfig, g.word)) as lx
+        join search_terms t on t.term = lx.lexeme and t.df > 0`,
+  );
+  const dfs = new Map<string, number>();
+  const byGroup = new Map<number, Set<string>>();
+  for (const r of rows) {
+    dfs.set(r.term, Number(r.df));
+    const set = byGroup.get(Number(r.i)) ?? new Set<string>();
+    set.add(r.term);
+    byGroup.set(Number(r.i), set);
+  }
+  const terms = new Map<string, { term: string; df: number }>();
+  const members = new Map<string, string[]>();
+  const grouped = new Set<string>();
+  for (const set of byGroup.values()) {
+    const lexemes = [...set].sort();
+    for (const l of lexemes) grouped.add(l);
+    const key = lexemes.length === 1 ? lexemes[0]! : `{${lexemes.join("|")}}`;
+    if (terms.has(key)) continue;
+    const df = Math.min(
+      flat.chunks,
+      lexemes.reduce((sum, l) => sum + (dfs.get(l) ?? 0), 0),
+    );
+    terms.set(key, { term: key, df });
+    members.set(key, lexemes);
+  }
+  for (const t of flat.terms) {
+    if (grouped.has(t.term) || terms.has(t.term)) continue;
+    terms.set(t.term, t);
+    members.set(t.term, [t.term]);
+  }
+  const sorted = [...terms.values()].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+  return {
+    ...flat,
+    terms: sorted,
+    idf: new Map(sorted.map((t) => [t.term, bm25Idf(flat.chunks, t.df)])),
+    members,
+  };
+}
+
+async function flatStatistics(
+  db: Db,
+  query: string,
+  configs: readonly TextConfig[],
 ): Promise<Bm25Statistics> {
   const analysed = sql.join(
     configs.map((c) => sql`select lexeme from unnest(to_tsvector(${c}::regconfig, ${query}))`),
@@ -141,7 +225,14 @@ export async function bm25Statistics(
   const averageLength = Number(head?.total ?? 1) / Math.max(1, n);
   const terms = (head?.terms ?? []).map(([term, df]) => ({ term, df: Number(df) }));
   const idf = new Map(terms.map((t) => [t.term, bm25Idf(n, t.df)]));
-  return { chunks: n, averageLength, idf, terms, lexemes: head?.lexemes ?? [] };
+  return {
+    chunks: n,
+    averageLength,
+    idf,
+    terms,
+    members: new Map(terms.map((t) => [t.term, [t.term]])),
+    lexemes: head?.lexemes ?? [],
+  };
 }
 
 /** What `bm25Statistics` found: everything of a `Bm25Result` but the hits. */
@@ -157,12 +248,13 @@ export async function bm25Search(
   params: Bm25Params,
   limit: number,
 ): Promise<Bm25Result> {
-  const { terms, idf, averageLength } = stats;
+  const { terms, idf, averageLength, members } = stats;
   const empty = {
     hits: [],
     chunks: stats.chunks,
     averageLength,
     idf,
+    members,
     exhaustive: true,
     lexemes: stats.lexemes,
   };
@@ -185,32 +277,66 @@ export async function bm25Search(
   const k1p1 = k1 + 1;
   const oneMinusB = 1 - b;
   const bOverAvg = b / averageLength;
+  // A synonym group's lexemes are read under their own names and summed per chunk below
+  // (a lexeme may count for a group and on its own, or for two groups).
+  const keysOf = new Map<string, string[]>();
+  const groupTfs = new Map<string, Map<number, [number, number]>>();
+  for (const key of scanned) {
+    const lexemes = members.get(key) ?? [key];
+    if (lexemes.length > 1) groupTfs.set(key, new Map());
+    for (const l of lexemes) keysOf.set(l, [...(keysOf.get(l) ?? []), key]);
+  }
+  const lexemes = [...keysOf.keys()];
   const posted = await rowsOf<{ term: string; ids: string; tfs: string; lengths: string }>(
     db,
     sql`select b.term, array_to_string(b.chunk_ids, ',') as ids,
                array_to_string(b.tfs, ',') as tfs, array_to_string(b.lengths, ',') as lengths
-        from search_blocks b where b.term = any(${pgArray(scanned, "text")})
+        from search_blocks b where b.term = any(${pgArray(lexemes, "text")})
         union all
         select d.term, d.chunk_id::text, d.tf::text, d.length::text
-        from search_postings d where d.term = any(${pgArray(scanned, "text")})`,
+        from search_postings d where d.term = any(${pgArray(lexemes, "text")})`,
   );
   // Each term's postings as (chunk, contribution) sorted by chunk, then merged term by term.
   const perTerm = new Map<string, { ids: number[]; scores: number[] }>();
+  const contribution = (w: number, tf: number, length: number) =>
+    (w * tf * k1p1) / (tf + k1 * (oneMinusB + bOverAvg * length));
   for (const row of posted) {
-    const w = idf.get(row.term) ?? 0;
-    let list = perTerm.get(row.term);
-    if (!list) {
-      list = { ids: [], scores: [] };
-      perTerm.set(row.term, list);
-    }
     const ids = row.ids.split(",");
     const tfs = row.tfs.split(",");
     const lengths = row.lengths.split(",");
-    for (let k = 0; k < ids.length; k++) {
-      const tf = Number(tfs[k]);
-      list.ids.push(Number(ids[k]));
-      list.scores.push((w * tf * k1p1) / (tf + k1 * (oneMinusB + bOverAvg * Number(lengths[k]))));
+    for (const key of keysOf.get(row.term) ?? [row.term]) {
+      const summed = groupTfs.get(key);
+      if (summed) {
+        for (let k = 0; k < ids.length; k++) {
+          const id = Number(ids[k]);
+          const seen = summed.get(id);
+          if (seen) seen[0] += Number(tfs[k]);
+          else summed.set(id, [Number(tfs[k]), Number(lengths[k])]);
+        }
+        continue;
+      }
+      const w = idf.get(key) ?? 0;
+      let list = perTerm.get(key);
+      if (!list) {
+        list = { ids: [], scores: [] };
+        perTerm.set(key, list);
+      }
+      for (let k = 0; k < ids.length; k++) {
+        list.ids.push(Number(ids[k]));
+        list.scores.push(contribution(w, Number(tfs[k]), Number(lengths[k])));
+      }
     }
+  }
+  for (const [key, summed] of groupTfs) {
+    const w = idf.get(key) ?? 0;
+    const ids = [...summed.keys()].sort((x, y) => x - y);
+    perTerm.set(key, {
+      ids,
+      scores: ids.map((id) => {
+        const [tf, length] = summed.get(id)!;
+        return contribution(w, tf, length);
+      }),
+    });
   }
   let merged: { ids: number[]; scores: number[] } = { ids: [], scores: [] };
   for (const term of scanned) {
@@ -223,14 +349,24 @@ export async function bm25Search(
   // Plain float8 arithmetic: bare decimal literals would make PostgreSQL compute in numeric,
   // several times slower.
   const f = (x: number) => `${x}::float8`;
-  const weight = (p: string) =>
-    sql.raw(
-      `w.idf * ${p}.tf * ${f(k1p1)} / (${p}.tf + ${f(k1)} * (${f(oneMinusB)} + ${f(bOverAvg)} * ${p}.length))`,
-    );
+  // A group's lexemes' term frequencies are summed per chunk (its length is one value).
+  const weight = sql.raw(
+    `w.idf * sum(p.tf) * ${f(k1p1)} / (sum(p.tf) + ${f(k1)} * (${f(oneMinusB)} + ${f(bOverAvg)} * max(p.length)))`,
+  );
+  const lookedTerms: string[] = [];
+  const lookedKeys: string[] = [];
+  const lookedIdf: number[] = [];
+  for (const key of looked) {
+    for (const l of members.get(key) ?? [key]) {
+      lookedTerms.push(l);
+      lookedKeys.push(key);
+      lookedIdf.push(idf.get(key) ?? 0);
+    }
+  }
   const rows = await rowsOf<{ chunk_id: string | number; score: number }>(
     db,
-    sql`with w(term, idf) as (
-          select * from unnest(${pgArray(looked, "text")}, ${sql.param(looked.map((t) => idf.get(t) ?? 0))}::float8[])
+    sql`with w(term, key, idf) as (
+          select * from unnest(${pgArray(lookedTerms, "text")}, ${pgArray(lookedKeys, "text")}, ${sql.param(lookedIdf)}::float8[])
         ),
         e(chunk_id, score) as (
           select * from unnest(${pgArray(
@@ -241,8 +377,11 @@ export async function bm25Search(
         select e.chunk_id::int8 as chunk_id, e.score + coalesce(r.extra, 0) as score
         from e
         cross join lateral (
-          select sum(${weight("p")}) as extra
-          from w cross join lateral ${postingAt(sql`w.term`, sql`e.chunk_id`)} as p
+          select sum(g.s) as extra from (
+            select ${weight} as s
+            from w cross join lateral ${postingAt(sql`w.term`, sql`e.chunk_id`)} as p
+            group by w.key, w.idf
+          ) g
         ) r
         order by score desc, chunk_id
         limit ${limit}`,
@@ -320,6 +459,10 @@ export async function bm25Scores(
 ): Promise<Map<number, number>> {
   const scores = new Map<number, number>();
   if (stats.idf.size === 0 || chunkIds.length === 0) return scores;
+  const keyOf = new Map<string, string[]>();
+  for (const key of stats.idf.keys()) {
+    for (const l of stats.members.get(key) ?? [key]) keyOf.set(l, [...(keyOf.get(l) ?? []), key]);
+  }
   const rows = await rowsOf<{
     term: string;
     chunk_id: string | number;
@@ -328,19 +471,24 @@ export async function bm25Scores(
   }>(
     db,
     sql`select t.term, c.chunk_id::int8 as chunk_id, p.tf, p.length
-        from unnest(${pgArray([...stats.idf.keys()], "text")}) as t(term)
+        from unnest(${pgArray([...keyOf.keys()], "text")}) as t(term)
         cross join unnest(${pgArray(chunkIds, "int8")}) as c(chunk_id)
         cross join lateral ${postingAt(sql`t.term`, sql`c.chunk_id`)} as p`,
   );
+  // Term frequencies per (term, chunk), a synonym group's lexemes summed.
+  const tfs = new Map<string, [number, number]>();
   for (const row of rows) {
-    const id = Number(row.chunk_id);
-    const s = bm25Term(
-      stats.idf.get(row.term) ?? 0,
-      row.tf,
-      row.length,
-      stats.averageLength,
-      params,
-    );
+    for (const key of keyOf.get(row.term) ?? []) {
+      const at = `${key}\u0000${row.chunk_id}`;
+      const seen = tfs.get(at);
+      if (seen) seen[0] += Number(row.tf);
+      else tfs.set(at, [Number(row.tf), Number(row.length)]);
+    }
+  }
+  for (const [at, [tf, length]] of tfs) {
+    const [key, chunk] = at.split("\u0000") as [string, string];
+    const id = Number(chunk);
+    const s = bm25Term(stats.idf.get(key) ?? 0, tf, length, stats.averageLength, params);
     scores.set(id, (scores.get(id) ?? 0) + s);
   }
   return scores;

@@ -48,6 +48,8 @@ export interface SearchInternals {
   settings?: Partial<SearchSettings>;
   /** Analyse the query with these configurations only, and do not translate it. */
   configs?: readonly TextConfig[];
+  /** BM25 synonym groups for the query (see `QueryVariant.groups`). */
+  groups?: readonly (readonly string[])[];
 }
 
 /** One wording of the query and the text search configurations it is analysed with. */
@@ -59,6 +61,11 @@ export interface QueryVariant {
    * papers when absent.
    */
   language?: SearchLanguage | "other";
+  /**
+   * For a translation: each source word's dictionary translations, ranked by BM25 as one
+   * synonym group apiece (a structured query) beside the wording's own words.
+   */
+  groups?: string[][];
 }
 
 /** The query as typed, for papers in any language; see `queryVariants` for the others. */
@@ -84,10 +91,13 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   ];
   const translator = ctx.translator;
   if (!translator) return variants;
-  const [english, spanish] = await Promise.all([
+  const glossed = applyGlossary(query);
+  const useSenses = searchSettings(ctx.search).translationSenses && translator.senses;
+  const [english, spanish, senses] = await Promise.all([
     // Research terms Apertium translates word by word go in already in English.
-    translator.translate(applyGlossary(query), "es", "en"),
+    translator.translate(glossed, "es", "en"),
     translator.translate(query, "en", "es"),
+    useSenses ? translator.senses!(glossed, "es", "en") : null,
   ]);
   const seen = new Set([folded(query)]);
   // (The Spanish analysis of the query as typed already covers a translation equal to it.)
@@ -105,7 +115,13 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     seen.add(folded(text));
     // Words of a Spanish query Apertium did not know come back with their English ending.
     const wording = language === "en" ? englishCognates(text, query) : text;
-    variants.push({ text: wording, configs: [config], language });
+    const groups =
+      language === "en" && senses
+        ? senses.map((s) =>
+            s.unknown ? [englishCognates(s.translations[0]!, query)] : s.translations,
+          )
+        : undefined;
+    variants.push({ text: wording, configs: [config], language, ...(groups ? { groups } : {}) });
     // The query was Spanish (its English translation changed most of it): its words under
     // English stemming match English papers only by accident (a shared "3D", a loanword)
     // and outrank the translation's real matches; the Spanish analysis and the English
@@ -200,13 +216,18 @@ export async function searchChunks(
   const rankings = await Promise.all(
     variants.map(async (v) => {
       if (!v.language) {
-        return rankChunks(ctx, v.text, mode, limit, { ...internals, configs: v.configs });
+        return rankChunks(ctx, v.text, mode, limit, {
+          ...internals,
+          configs: v.configs,
+          groups: v.groups,
+        });
       }
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.
       const deep = await rankChunks(ctx, v.text, mode, 3 * limit, {
         ...internals,
         configs: v.configs,
+        groups: v.groups,
       });
       const languages = await chunkLanguages(
         publicReadDb(ctx),
@@ -310,7 +331,12 @@ export async function rankChunks(
   // document frequencies (both need only the query's statistics), and the dense search.
   const lexicalChain = async () => {
     if (!lexical) return { bm25: null, gramVector: null };
-    const stats = await bm25Statistics(db, query, internals.configs ?? ORIGINAL_CONFIGS);
+    const stats = await bm25Statistics(
+      db,
+      query,
+      internals.configs ?? ORIGINAL_CONFIGS,
+      internals.groups,
+    );
     const [found, grams] = await Promise.all([
       bm25Search(db, stats, settings, depth),
       channels.has("sparse") ? queryGramVector(db, query, stats.lexemes, stats.chunks) : null,

@@ -21,6 +21,11 @@ export interface SearchSettings {
    * result's `score` in [0, 1]; fitted on SciFact train (`npm run eval:scifact -- --calibrate`).
    */
   scoreCurves: Record<"hybrid" | "lexical" | "semantic", { a: number; c: number }>;
+  /**
+   * A Spanish query's English wording is ranked by BM25 as a structured query: each query
+   * word's dictionary translations form one synonym group (ADR 0036).
+   */
+  translationSenses: boolean;
 }
 
 /**
@@ -44,6 +49,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
     lexical: { a: 1.1305, c: -5.5275 },
     semantic: { a: 0.8736, c: -5.8638 },
   },
+  translationSenses: true,
 };
 
 export function searchSettings(overrides: Partial<SearchSettings> | undefined): SearchSettings {

@@ -34,10 +34,24 @@ export interface TranslatorStatus {
 export interface Translator {
   /** `from`→`to` translation of `text`; null when it failed or took too long (search goes on without it). */
   translate(text: string, from: SearchLanguage, to: SearchLanguage): Promise<string | null>;
+  /**
+   * Every translation the bilingual dictionary offers for each content word of `text`
+   * (`from`→`to`), one list per source word in text order, words it does not know as
+   * themselves; null when it failed or took too long. Optional: a translator without a
+   * dictionary stage leaves it out, and search uses `translate` alone.
+   */
+  senses?(text: string, from: SearchLanguage, to: SearchLanguage): Promise<Sense[] | null>;
   status(): TranslatorStatus;
   /** Starts the pipelines now (they load in about a second) so the first search does not wait. */
   warm(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** One source word's dictionary translations (`unknown`: the dictionary has none). */
+export interface Sense {
+  source: string;
+  translations: string[];
+  unknown: boolean;
 }
 
 export interface ApertiumOptions {
@@ -72,13 +86,14 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
   if (!apertium || !wblank || !stdbuf) return null;
   const modesDir = join(dirname(dirname(realpathSync(apertium))), "share", "apertium", "modes");
   const scripts = new Map<string, () => string>();
+  const senseScripts = new Map<string, () => string>();
   for (const [pair, mode] of Object.entries(MODES)) {
     if (!mode) continue;
     const file = join(modesDir, `${mode}.mode`);
     if (!existsSync(file)) return null;
     // Resolved when the pipeline first starts (warm() or the first search), not here: it
     // runs a process, and a server finds Apertium before it listens.
-    scripts.set(pair, () => {
+    const stages = () => {
       const pipeline = execFileSync(wblank, ["-z", file], {
         encoding: "utf8",
         env: { PATH: path },
@@ -87,15 +102,25 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
       if (pipeline === "") throw new Error(`apertium-wblank-mode printed nothing for ${file}`);
       // Each stage of `a | b | c` runs unbuffered; the mode's $1/$2 are lt-proc's and the
       // tagger's options: -n (no unknown-word marks), none.
-      return pipeline
-        .split(" | ")
-        .map((stage) => `${stdbuf} -o0 ${stage}`)
-        .join(" | ");
+      return pipeline.split(" | ").map((stage) => `${stdbuf} -o0 ${stage}`);
+    };
+    scripts.set(pair, () => stages().join(" | "));
+    // The same pipeline cut after its bilingual lookup (`lt-proc -b`): each tagged source
+    // word with every translation the dictionary has for it, before lexical selection and
+    // transfer pick one.
+    senseScripts.set(pair, () => {
+      const all = stages();
+      const bilingual = all.findIndex((stage) => / -b /.test(stage) && /lt-proc/.test(stage));
+      if (bilingual < 0) throw new Error(`no bilingual lookup stage in ${file}`);
+      return all.slice(0, bilingual + 1).join(" | ");
     });
   }
   const timeoutMs = options.timeoutMs ?? 3000;
   const pipes = new Map(
     [...scripts].map(([pair, script]) => [pair, new Pipeline(script, path, timeoutMs)]),
+  );
+  const sensePipes = new Map(
+    [...senseScripts].map(([pair, script]) => [pair, new Pipeline(script, path, timeoutMs)]),
   );
   let failures = 0;
   return {
@@ -118,6 +143,19 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
         return null;
       }
     },
+    async senses(text, from, to) {
+      const pipe = sensePipes.get(`${from}-${to}`);
+      const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
+      if (!pipe || clean === "") return null;
+      try {
+        const out = await pipe.translate(`${clean} ${END}`);
+        failures = 0;
+        return parseSenses(out);
+      } catch {
+        failures++;
+        return null;
+      }
+    },
     status: () => ({
       status: failures === 0 ? "ok" : "failing",
       pairs: [...pipes.keys()],
@@ -130,9 +168,50 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
       ]);
     },
     async close() {
-      await Promise.all([...pipes.values()].map((p) => p.close()));
+      await Promise.all([...pipes.values(), ...sensePipes.values()].map((p) => p.close()));
     },
   };
+}
+
+/** Source parts of speech whose words carry a query's meaning (not prepositions, articles …). */
+const CONTENT_TAGS = new Set(["n", "np", "adj", "vblex", "vbmod", "adv", "num"]);
+
+/**
+ * The content words of an Apertium bilingual-lookup stream (`^src<tags>/tr1<tags>/tr2<tags>$`
+ * units), each with its distinct translation lemmas; unknown words (`^*word/*word$`) as
+ * themselves.
+ */
+export function parseSenses(stream: string): Sense[] {
+  const senses: Sense[] = [];
+  for (const match of stream.matchAll(/\^((?:\\.|[^$\\])*)\$/g)) {
+    const parts = match[1]!.split(/(?<!\\)\//);
+    const source = parts[0] ?? "";
+    if (source.startsWith("*")) {
+      const word = source.slice(1).replace(/\\/g, "");
+      if (/\p{L}/u.test(word)) senses.push({ source: word, translations: [word], unknown: true });
+      continue;
+    }
+    const tag = /<([^>]+)>/.exec(source)?.[1];
+    if (!tag || !CONTENT_TAGS.has(tag)) continue;
+    const translations = [
+      ...new Set(
+        parts
+          .slice(1)
+          .map((t) =>
+            t
+              .replace(/<[^>]*>/g, "")
+              .replace(/[#\\]/g, "")
+              .replace(/[+_]/g, " ")
+              .trim(),
+          )
+          .filter((t) => t !== "" && !t.startsWith("@")),
+      ),
+    ];
+    if (translations.length > 0) {
+      senses.push({ source: source.replace(/<.*$/, ""), translations, unknown: false });
+    }
+  }
+  return senses;
 }
 
 function which(command: string, path: string): string | null {
