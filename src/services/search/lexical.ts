@@ -124,23 +124,21 @@ export async function bm25Statistics(
   configs: readonly TextConfig[] = ["english"],
   groups?: readonly (readonly string[])[],
 ): Promise<Bm25Statistics> {
-  const flat = await flatStatistics(db, query, configs);
-  if (!groups || groups.length === 0) return flat;
-  return groupedStatistics(db, flat, groups, configs[0] ?? "english");
+  if (!groups || groups.length === 0) return flatStatistics(db, query, configs);
+  // Two round trips in parallel: the query's own statistics and its groups' lexemes.
+  const [flat, rows] = await Promise.all([
+    flatStatistics(db, query, configs),
+    groupLexemes(db, groups, configs[0] ?? "english"),
+  ]);
+  return groupedStatistics(flat, rows);
 }
 
-/**
- * Synonym groups (Pirkola's structured query): each group's words are analysed with `config`;
- * a group of two or more lexemes in the index becomes one term whose frequency in a chunk is
- * the sum of its lexemes' and whose document frequency is the sum of theirs (at most N); a
- * group of one stays that lexeme. The flat query's lexemes no group holds stay as they are.
- */
-async function groupedStatistics(
+/** Each group's words analysed with `config`: (group, lexeme, df) for lexemes in the index. */
+async function groupLexemes(
   db: Db,
-  flat: Bm25Statistics,
   groups: readonly (readonly string[])[],
   config: TextConfig,
-): Promise<Bm25Statistics> {
+): Promise<{ i: number; term: string; df: number }[]> {
   const words: string[] = [];
   const index: number[] = [];
   groups.forEach((group, i) => {
@@ -149,13 +147,25 @@ async function groupedStatistics(
       index.push(i);
     }
   });
-  const rows = await rowsOf<{ i: number; term: string; df: number }>(
+  return rowsOf<{ i: number; term: string; df: number }>(
     db,
     sql`select distinct g.i, lx.lexeme as term, t.df
         from unnest(${pgArray(words, "text")}, ${pgArray(index, "int4")}) as g(word, i)
         cross join lateral unnest(to_tsvector(${config}::regconfig, g.word)) as lx
         join search_terms t on t.term = lx.lexeme and t.df > 0`,
   );
+}
+
+/**
+ * Synonym groups (Pirkola's structured query), from each group's lexemes (`groupLexemes`): a
+ * group of two or more lexemes in the index becomes one term whose frequency in a chunk is the
+ * sum of its lexemes' and whose document frequency is the sum of theirs (at most N); a group
+ * of one stays that lexeme. The flat query's lexemes no group holds stay as they are.
+ */
+function groupedStatistics(
+  flat: Bm25Statistics,
+  rows: { i: number; term: string; df: number }[],
+): Bm25Statistics {
   const dfs = new Map<string, number>();
   const byGroup = new Map<number, Set<string>>();
   for (const r of rows) {

@@ -70,7 +70,8 @@ const STREAM_SYNTAX = /[\p{Cc}^$@*/\\<>[\]{}#~|]+/gu;
 
 /**
  * Finds Apertium with both directions of the en–es pair and returns a translator that keeps
- * one pipeline per direction alive for the life of the process, or null when Apertium or the
+ * one pipeline per direction alive for the life of the process (and, started on first use,
+ * one per direction cut after the bilingual lookup, for `senses`), or null when Apertium or the
  * pair is missing. Each pipeline is the pair's mode in null-flush form
  * (`apertium-wblank-mode -z`), every stage unbuffered (`stdbuf -o0`: lttoolbox 3.7's
  * bilingual lookup does not flush on `\0` by itself), so a query written with a trailing
@@ -165,6 +166,7 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
       await Promise.all([
         this.translate("search", "en", "es"),
         this.translate("búsqueda", "es", "en"),
+        this.senses?.("búsqueda", "es", "en"),
       ]);
     },
     async close() {
