@@ -25,6 +25,28 @@ export function pgArray(values: readonly (string | number)[], type: "text" | "in
   return sql`${sql.param(values)}::${sql.raw(type)}[]`;
 }
 
+/**
+ * How many statements of one request may usefully run at once on `db`: `wanted` on a
+ * node-postgres pool (each on a connection of its own, so on cores of their own), 1 on
+ * PGlite (one connection: they would queue) and inside a transaction (no pool).
+ */
+export function statementsAtOnce(db: Db, wanted: number): number {
+  const client = (db as unknown as { $client?: object }).$client;
+  return client && !("dumpDataDir" in client) ? Math.max(1, wanted) : 1;
+}
+
+/** `values` cut into at most `parts` contiguous slices of near-equal length (none empty). */
+export function slices<T>(values: readonly T[], parts: number): T[][] {
+  const n = Math.max(1, Math.min(parts, values.length));
+  const out: T[][] = [];
+  for (let k = 0; k < n; k++) {
+    out.push(
+      values.slice(Math.floor((k * values.length) / n), Math.floor(((k + 1) * values.length) / n)),
+    );
+  }
+  return out;
+}
+
 /** A value of the `search_meta` key/value table, or undefined when the key is not set. */
 export async function getMeta<T>(db: Db, key: string): Promise<T | undefined> {
   const rows = await rowsOf<{ value: T }>(

@@ -1,7 +1,7 @@
 /** @module BM25 over chunk lexemes, computed in the database from the postings. */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
 import { lexemeSequence, type TextConfig } from "./indexing.ts";
 
 export interface Bm25Params {
@@ -72,6 +72,12 @@ export function postingAt(term: SQL, chunk: SQL): SQL {
               select d.tf, d.length from search_postings d
               where d.term = ${term} and d.chunk_id = ${chunk})`;
 }
+
+/**
+ * Statements the commoner terms' probes are split into on PostgreSQL (the machine this was
+ * measured on has two cores; ADR 0036).
+ */
+const PROBE_PARTS = 2;
 
 /** Okapi BM25's IDF, never negative. */
 export function bm25Idf(n: number, df: number): number {
@@ -373,16 +379,20 @@ export async function bm25Search(
       lookedIdf.push(idf.get(key) ?? 0);
     }
   }
-  const rows = await rowsOf<{ chunk_id: string | number; score: number }>(
-    db,
-    sql`with w(term, key, idf) as (
+  // The probes are the statement's cost (one index probe per candidate and term): on a
+  // pool, the candidates are split across connections and probed at once, and the parts'
+  // best are merged here in the statement's own order (ADR 0037).
+  const probe = async (part: Bm25Hit[]) =>
+    rowsOf<{ chunk_id: string | number; score: number }>(
+      db,
+      sql`with w(term, key, idf) as (
           select * from unnest(${pgArray(lookedTerms, "text")}, ${pgArray(lookedKeys, "text")}, ${sql.param(lookedIdf)}::float8[])
         ),
         e(chunk_id, score) as (
           select * from unnest(${pgArray(
-            best.map((h) => h.chunkId),
+            part.map((h) => h.chunkId),
             "int8",
-          )}, ${sql.param(best.map((h) => h.score))}::float8[])
+          )}, ${sql.param(part.map((h) => h.score))}::float8[])
         )
         select e.chunk_id::int8 as chunk_id, e.score + coalesce(r.extra, 0) as score
         from e
@@ -395,12 +405,14 @@ export async function bm25Search(
         ) r
         order by score desc, chunk_id
         limit ${limit}`,
-  );
-  return {
-    ...empty,
-    hits: rows.map((r) => ({ chunkId: Number(r.chunk_id), score: Number(r.score) })),
-    exhaustive: looked.length === 0,
-  };
+    );
+  const parts = await Promise.all(slices(best, statementsAtOnce(db, PROBE_PARTS)).map(probe));
+  const hits = parts
+    .flat()
+    .map((r) => ({ chunkId: Number(r.chunk_id), score: Number(r.score) }))
+    .sort((x, y) => y.score - x.score || x.chunkId - y.chunkId)
+    .slice(0, limit);
+  return { ...empty, hits, exhaustive: looked.length === 0 };
 }
 
 /** The list itself when its chunks ascend (blocks and the delta table almost always do). */

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
@@ -451,24 +451,31 @@ async function candidateFacts(
     denseJoin = sql`left join chunk_embeddings e
       on e.chunk_id = s.chunk_id and e.model = ${dense.model} and e.dims = ${dense.vector.length}`;
   }
-  const rows = await rowsOf<{
-    chunk_id: string | number;
-    sparse: number | null;
-    dense: number | null;
-  }>(
-    db,
-    sql`select s.chunk_id::int8 as chunk_id, ${sparseExpr} as sparse, ${denseExpr} as dense
-        from search_chunks s
-        join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
-        ${denseJoin}
-        where s.chunk_id = any(${pgArray(ids, "int8")})`,
-  );
-  return rows.map((r) => ({
-    chunkId: Number(r.chunk_id),
-    sparse: r.sparse === null ? null : Number(r.sparse),
-    dense: r.dense === null ? null : Number(r.dense),
-  }));
+  // Reading (detoasting) each candidate's vector is the cost: on a pool the candidates are
+  // split across connections and read at once (ADR 0036).
+  const facts = async (part: number[]) =>
+    rowsOf<{ chunk_id: string | number; sparse: number | null; dense: number | null }>(
+      db,
+      sql`select s.chunk_id::int8 as chunk_id, ${sparseExpr} as sparse, ${denseExpr} as dense
+          from search_chunks s
+          join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
+          ${denseJoin}
+          where s.chunk_id = any(${pgArray(part, "int8")})`,
+    );
+  const parts = await Promise.all(slices(ids, statementsAtOnce(db, FACT_PARTS)).map(facts));
+  // In chunk order, whatever the split: the z-scores sum the candidates in this order.
+  return parts
+    .flat()
+    .map((r) => ({
+      chunkId: Number(r.chunk_id),
+      sparse: r.sparse === null ? null : Number(r.sparse),
+      dense: r.dense === null ? null : Number(r.dense),
+    }))
+    .sort((a, b) => a.chunkId - b.chunkId);
 }
+
+/** Statements `candidateFacts` is split into on PostgreSQL (two cores here; ADR 0036). */
+const FACT_PARTS = 2;
 
 type Shown = Omit<SearchResult, "score" | "highlights" | "match">;
 
