@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
 import { type TextConfig, textConfigSql } from "./indexing.ts";
 import { bm25Idf, postingAt } from "./lexical.ts";
 
@@ -47,6 +47,9 @@ export interface ChunkMatch {
   coverage: number;
 }
 
+/** Statements `matchChunks` is split into on PostgreSQL (two cores here; ADR 0036). */
+const MARK_PARTS = 2;
+
 const START = "\u0001";
 const STOP = "\u0002";
 
@@ -68,14 +71,12 @@ export async function matchChunks(
   const lexemes = [...new Set(analyses.flat())];
   if (chunkIds.length === 0 || lexemes.length === 0) return out;
   const idf = weights ?? (await queryWeights(db, analyses));
-  const rows = await rowsOf<{
-    id: string | number;
-    content: string;
-    marked: string;
-    terms: string[] | null;
-  }>(
-    db,
-    sql`with q as (
+  // `ts_headline` is the cost (about a millisecond a chunk): on a pool the chunks are
+  // split across connections and marked at once (ADR 0036).
+  const mark = (part: readonly number[]) =>
+    rowsOf<{ id: string | number; content: string; marked: string; terms: string[] | null }>(
+      db,
+      sql`with q as (
           select string_agg(plainto_tsquery('simple', l)::text, ' | ')::tsquery as tsq
           from unnest(${pgArray(lexemes, "text")}) l
         )
@@ -87,8 +88,11 @@ export async function matchChunks(
         from chunks c
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
         cross join q
-        where c.id = any(${pgArray([...chunkIds], "int8")})`,
-  );
+        where c.id = any(${pgArray([...part], "int8")})`,
+    );
+  const rows = (
+    await Promise.all(slices(chunkIds, statementsAtOnce(db, MARK_PARTS)).map(mark))
+  ).flat();
   for (const row of rows) {
     const terms = new Set(row.terms ?? []);
     let coverage = 0;
