@@ -199,22 +199,21 @@ export async function searchChunks(
 ): Promise<SearchResponse> {
   const { query, limit, mode } = validate(ctx, input, internals);
   // A wording that ranks the papers of one language only is skipped when the index holds no
-  // chunk in that language (an English-only archive runs one wording, not four).
-  const [wordings, languages] = await Promise.all([
-    internals.configs
-      ? [{ text: query, configs: internals.configs } as QueryVariant]
-      : queryVariants(ctx, query),
-    searchableLanguages(publicReadDb(ctx)),
-  ]);
-  const variants = wordings.filter((v) => !v.language || languages.has(v.language));
+  // chunk in that language (an English-only archive runs one wording, not four); the
+  // wordings for every paper start ranking without waiting for that answer.
+  const indexed = searchableLanguages(publicReadDb(ctx));
+  indexed.catch(() => {});
+  const wordings = internals.configs
+    ? [{ text: query, configs: internals.configs } as QueryVariant]
+    : await queryVariants(ctx, query);
   // What the matches need of the query alone is fetched while the ranking runs.
   const analysed = analyseQuery(publicReadDb(ctx), wordings).then(async (analyses) => ({
     analyses,
     weights: analyses.length > 0 ? await queryWeights(publicReadDb(ctx), analyses) : undefined,
   }));
   analysed.catch(() => {});
-  const rankings = await Promise.all(
-    variants.map(async (v) => {
+  const perWording = await Promise.all(
+    wordings.map(async (v) => {
       if (!v.language) {
         return rankChunks(ctx, v.text, mode, limit, {
           ...internals,
@@ -222,6 +221,7 @@ export async function searchChunks(
           groups: v.groups,
         });
       }
+      if (!(await indexed).has(v.language)) return null;
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.
       const deep = await rankChunks(ctx, v.text, mode, 3 * limit, {
@@ -236,6 +236,7 @@ export async function searchChunks(
       return deep.filter((r) => searchLanguageOf(languages.get(r.chunkId)) === v.language);
     }),
   );
+  const rankings = perWording.filter((r): r is ScoredChunk[] => r !== null);
   const ranked = fuseVariants(rankings, limit);
   const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
   const db = publicReadDb(ctx);
