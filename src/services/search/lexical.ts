@@ -75,7 +75,7 @@ export function postingAt(term: SQL, chunk: SQL): SQL {
 
 /**
  * Statements the commoner terms' probes are split into on PostgreSQL (the machine this was
- * measured on has two cores; ADR 0036).
+ * measured on has two cores; ADR 0037).
  */
 const PROBE_PARTS = 2;
 

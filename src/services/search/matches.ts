@@ -47,7 +47,7 @@ export interface ChunkMatch {
   coverage: number;
 }
 
-/** Statements `matchChunks` is split into on PostgreSQL (two cores here; ADR 0036). */
+/** Statements `matchChunks` is split into on PostgreSQL (two cores here; ADR 0037). */
 const MARK_PARTS = 2;
 
 const START = "\u0001";
@@ -72,7 +72,7 @@ export async function matchChunks(
   if (chunkIds.length === 0 || lexemes.length === 0) return out;
   const idf = weights ?? (await queryWeights(db, analyses));
   // `ts_headline` is the cost (about a millisecond a chunk): on a pool the chunks are
-  // split across connections and marked at once (ADR 0036).
+  // split across connections and marked at once (ADR 0037).
   const mark = (part: readonly number[]) =>
     rowsOf<{ id: string | number; content: string; marked: string; terms: string[] | null }>(
       db,

@@ -453,7 +453,7 @@ async function candidateFacts(
       on e.chunk_id = s.chunk_id and e.model = ${dense.model} and e.dims = ${dense.vector.length}`;
   }
   // Reading (detoasting) each candidate's vector is the cost: on a pool the candidates are
-  // split across connections and read at once (ADR 0036).
+  // split across connections and read at once (ADR 0037).
   const facts = async (part: number[]) =>
     rowsOf<{ chunk_id: string | number; sparse: number | null; dense: number | null }>(
       db,
@@ -475,7 +475,7 @@ async function candidateFacts(
     .sort((a, b) => a.chunkId - b.chunkId);
 }
 
-/** Statements `candidateFacts` is split into on PostgreSQL (two cores here; ADR 0036). */
+/** Statements `candidateFacts` is split into on PostgreSQL (two cores here; ADR 0037). */
 const FACT_PARTS = 2;
 
 type Shown = Omit<SearchResult, "score" | "highlights" | "match">;
