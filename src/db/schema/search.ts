@@ -58,14 +58,13 @@ export const searchPostings = pgTable(
   (t) => [primaryKey({ columns: [t.term, t.chunkId] })],
 );
 
-const int8Array = customType<{ data: number[] }>({ dataType: () => "int8[]" });
 const int4Array = customType<{ data: number[] }>({ dataType: () => "int4[]" });
 const int2Array = customType<{ data: number[] }>({ dataType: () => "int2[]" });
 
 /**
  * BM25 postings packed per lexeme: blocks of up to 128 postings in chunk order, three
- * parallel arrays (about 14 bytes a posting, where a row per posting with its covering key
- * took about 100). A lexeme's blocks cover disjoint chunk id ranges [first_chunk,
+ * parallel arrays (8 bytes a posting: chunk ids as int4, term frequencies and chunk lengths
+ * as int2, migration 0011; a row per posting with its covering key took about 100). A lexeme's blocks cover disjoint chunk id ranges [first_chunk,
  * last_chunk], so one (term, chunk) lookup is one probe of the primary key (the block with the
  * greatest first_chunk ≤ chunk) and `array_position` inside it.
  */
@@ -75,9 +74,9 @@ export const searchBlocks = pgTable(
     term: text("term").notNull(),
     firstChunk: bigint("first_chunk", { mode: "number" }).notNull(),
     lastChunk: bigint("last_chunk", { mode: "number" }).notNull(),
-    chunkIds: int8Array("chunk_ids").notNull(),
+    chunkIds: int4Array("chunk_ids").notNull(),
     tfs: int2Array("tfs").notNull(),
-    lengths: int4Array("lengths").notNull(),
+    lengths: int2Array("lengths").notNull(),
   },
   (t) => [primaryKey({ columns: [t.term, t.firstChunk] })],
 );

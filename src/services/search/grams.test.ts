@@ -4,9 +4,12 @@ import {
   countFeatures,
   countGrams,
   countLexemes,
+  FeatureBag,
+  FeatureCounter,
   GRAM_DIMS,
   gramId,
   storedGramVector,
+  storedVector,
   toSparsevec,
 } from "./grams.ts";
 
@@ -96,5 +99,74 @@ describe("stored vectors", () => {
 
   it("toSparsevec writes weights with seven significant digits", () => {
     expect(toSparsevec(new Map([[9, 1 / 3]]))).toBe("{9:0.3333333}/536870912");
+  });
+});
+
+describe("rebuild features", () => {
+  const text =
+    "Vitamin D deficiency and immunotherapy: the effect of vitamin D on T-cells (Ωmega-3, naïve) 😀 ok";
+  const title = "Vitamin D and immunology";
+  const lexemes = [
+    "vitamin",
+    "d",
+    "defici",
+    "immunotherapi",
+    "effect",
+    "vitamin",
+    "d",
+    "t",
+    "cell",
+  ];
+  const titleLexemes = ["vitamin", "d", "immunolog"];
+
+  it("FeatureBag counts what countGrams and countLexemes count, ids ascending", () => {
+    const expected = countLexemes(
+      titleLexemes,
+      countGrams(title, countLexemes(lexemes, countGrams(text))),
+    );
+    const bag = new FeatureBag();
+    bag.addGrams("left over from the chunk before");
+    const { ids, counts } = bag
+      .clear()
+      .addGrams(text)
+      .addLexemes(lexemes)
+      .addGrams(title)
+      .addLexemes(titleLexemes)
+      .counted();
+    expect(ids.length).toBe(expected.size);
+    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+    expect(new Map(Array.from(ids, (id, i) => [id, counts[i]!]))).toEqual(expected);
+    expect(storedVector(ids, counts)).toBe(storedGramVector(expected));
+  });
+
+  it("storedVector writes what template strings would, large counts included", () => {
+    const ids = Int32Array.from([1, 10, 99, 12_345, GRAM_DIMS]);
+    const counts = Int32Array.from([1, 2, 70, 1, 1000]);
+    const weights = Array.from(counts, (c) => 1 + Math.log(c));
+    const scale = 100_000 / Math.hypot(...weights);
+    const parts = Array.from(
+      ids,
+      (id, i) => `${id}:${Math.max(1, Math.round(weights[i]! * scale))}`,
+    );
+    expect(storedVector(ids, counts)).toBe(`{${parts.join(",")}}/${GRAM_DIMS}`);
+    expect(storedVector(new Int32Array(0), new Int32Array(0))).toBe(`{}/${GRAM_DIMS}`);
+  });
+
+  it("FeatureCounter adds up counts across growth, ids ascending", () => {
+    const counter = new FeatureCounter();
+    const expected = new Map<number, number>();
+    for (let i = 0; i < 200_000; i++) {
+      const id = 1 + ((i * 7919) % 150_001) * 3;
+      counter.add(id);
+      expected.set(id, (expected.get(id) ?? 0) + 1);
+    }
+    counter.add(5, 4);
+    expected.set(5, (expected.get(5) ?? 0) + 4);
+    const { ids, counts } = counter.entries();
+    expect(counter.size).toBe(expected.size);
+    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+    expect(new Map(Array.from(ids, (id, i) => [id, counts[i]!]))).toEqual(expected);
+    expect(counter.get(5)).toBe(expected.get(5));
+    expect(counter.get(2)).toBe(0);
   });
 });

@@ -10,10 +10,10 @@ import {
   withTransaction,
 } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
-import { countGrams, countLexemes, storedGramVector } from "./grams.ts";
+import { FeatureBag, FeatureCounter, storedVector } from "./grams.ts";
 
 /** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/7";
+export const INDEX_FORMAT = "quire-search/8";
 
 /** PostgreSQL text search configurations chunks and queries are analysed with. */
 export type TextConfig = "english" | "spanish" | "simple";
@@ -88,13 +88,12 @@ interface ChunkFeatures {
   terms: Map<string, number>;
   /** Stored sparse vector (words, bigrams, character 4-grams). */
   vector: string;
-  /** Feature id → count in the chunk (their document frequencies count the chunk once). */
-  features: Map<number, number>;
+  /** The chunk's distinct feature ids, ascending (their document frequencies count it once). */
+  features: Int32Array;
 }
 
 /** Per-feature document frequencies a rebuild adds up in memory and writes once at the end. */
-type Frequencies = Map<number, number>[];
-const SHARDS = 16;
+type Frequencies = FeatureCounter;
 
 /** SQL: a tsvector's lexemes in text order, a lexeme once per position it holds. */
 export function lexemeSequence(tsv: SQL) {
@@ -185,15 +184,20 @@ export async function rebuildSearchIndex(
     await db.execute(
       sql`truncate search_postings, search_blocks, search_chunks, search_stats, search_terms, search_grams`,
     );
-    // Postings are loaded without their index, which is built once at the end: a sorted
-    // build is several times faster than maintaining it row by row, and packs its pages.
-    await db.execute(sql.raw(`alter table search_postings drop constraint ${POSTINGS_KEY}`));
+    // The packing sort below (every posting by term and chunk) runs in memory, or nearly.
+    await db.execute(sql`set local work_mem = '256MB'`);
+    // Postings are staged in a temporary table (no WAL, no index, dropped at commit) and
+    // packed into blocks once at the end; search_postings, the delta, stays empty.
+    await db.execute(
+      sql.raw(`create temp table ${STAGED_POSTINGS} (term text not null, chunk_id int4 not null,
+                 tf int2 not null, length int2 not null) on commit drop`),
+    );
     const published = await rowsOf<{ id: string; version: number }>(
       db,
       sql`select id, current_version as version from papers where status = 'published' order by id`,
     );
     const progress: RebuildProgress = { papers: 0, total: published.length, chunks: 0 };
-    const frequencies: Frequencies = Array.from({ length: SHARDS }, () => new Map());
+    const frequencies: Frequencies = new FeatureCounter();
     // Pipelined on the transaction's one connection: while Node computes one batch's
     // features, the database analyses the next batch's text and writes the previous one's
     // rows (statements run in the order sent; the first error aborts the transaction).
@@ -222,34 +226,29 @@ export async function rebuildSearchIndex(
     }
     await writing;
     // Every posting is packed into blocks at once (in term and chunk order, so the blocks'
-    // key fills page after page); the unpacked table is left empty, with its key back.
+    // key fills page after page); a lexeme's df is the postings its blocks hold.
     await db.execute(
       sql`insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
           select term, min(chunk_id), max(chunk_id), array_agg(chunk_id order by chunk_id),
                  array_agg(tf order by chunk_id), array_agg(length order by chunk_id)
           from (select p.*, (row_number() over (partition by term order by chunk_id) - 1)
                              / ${BLOCK_SIZE}::int as block
-                from search_postings p) x
+                from ${sql.raw(STAGED_POSTINGS)} p) x
           group by term, block
           order by term, 2`,
     );
+    await db.execute(sql.raw(`drop table ${STAGED_POSTINGS}`));
     await db.execute(
       sql`insert into search_terms (term, df)
-          select term, count(*)::int from search_postings group by term order by term`,
-    );
-    await db.execute(sql`truncate search_postings`);
-    await db.execute(
-      sql.raw(`alter table search_postings add constraint ${POSTINGS_KEY}
-                              primary key (term, chunk_id) include (tf, length)`),
+          select term, sum(cardinality(chunk_ids))::int from search_blocks group by term order by term`,
     );
     // In key order: the primary key's pages fill one after another instead of splitting.
-    const grams = Int32Array.from(frequencies.flatMap((shard) => [...shard.keys()])).sort();
-    for (let k = 0; k < grams.length; k += 100_000) {
-      const part = Array.from(grams.subarray(k, k + 100_000));
-      const df = part.map((g) => frequencies[g & (SHARDS - 1)]!.get(g)!);
+    const grams = frequencies.entries();
+    for (let k = 0; k < grams.ids.length; k += 100_000) {
       await db.execute(
         sql`insert into search_grams (gram, df)
-            select * from unnest(${pgArray(part, "int4")}, ${pgArray(df, "int4")})`,
+            select * from unnest(${pgArray(Array.from(grams.ids.subarray(k, k + 100_000)), "int4")},
+                                 ${pgArray(Array.from(grams.counts.subarray(k, k + 100_000)), "int4")})`,
       );
     }
     // Vectors and queued work of chunks that are no longer searchable.
@@ -266,8 +265,8 @@ export async function rebuildSearchIndex(
   });
 }
 
-/** The postings' primary key (term, chunk) INCLUDE (tf, length): see migration 0004. */
-const POSTINGS_KEY = "search_postings_term_chunk_id_pk";
+/** The rebuild's temporary table of postings (term, chunk_id, tf, length), packed at its end. */
+const STAGED_POSTINGS = "search_rebuild_postings";
 
 /** Postings per block of `search_blocks`: a block row stays under 2 KB (no TOAST). */
 const BLOCK_SIZE = 128;
@@ -307,8 +306,8 @@ export async function packPostings(db: Db): Promise<boolean> {
               from old o cross join lateral unnest(o.chunk_ids, o.tfs, o.lengths)
                 as x(chunk_id, tf, length))
         insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
-        select term, min(chunk_id), max(chunk_id), array_agg(chunk_id order by chunk_id),
-               array_agg(tf order by chunk_id), array_agg(length order by chunk_id)
+        select term, min(chunk_id), max(chunk_id), array_agg(chunk_id::int4 order by chunk_id),
+               array_agg(tf order by chunk_id), array_agg(length::int2 order by chunk_id)
         from (select p.*, (row_number() over (partition by term order by chunk_id) - 1)
                            / ${BLOCK_SIZE}::int as block
               from p) x
@@ -361,11 +360,14 @@ function toFeatures(row: FeatureRow): ChunkFeatures {
   const terms = new Map<string, number>();
   for (const lexeme of row.lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
   for (const lexeme of row.title_lexemes) terms.set(lexeme, (terms.get(lexeme) ?? 0) + 1);
-  // Grams and lexemes of the text, then of the title, in one map (as queries count them).
-  const features = countLexemes(
-    row.title_lexemes,
-    countGrams(row.title, countLexemes(row.lexemes, countGrams(row.content))),
-  );
+  // Grams and lexemes of the text and of the title, counted together (as queries count them).
+  const { ids, counts } = bag
+    .clear()
+    .addGrams(row.content)
+    .addLexemes(row.lexemes)
+    .addGrams(row.title)
+    .addLexemes(row.title_lexemes)
+    .counted();
   return {
     id: Number(row.id),
     paperId: row.paper_id,
@@ -373,10 +375,13 @@ function toFeatures(row: FeatureRow): ChunkFeatures {
     language: row.language,
     length: row.lexemes.length + row.title_lexemes.length,
     terms,
-    vector: storedGramVector(features),
-    features,
+    vector: storedVector(ids, counts),
+    features: ids,
   };
 }
+
+/** `toFeatures`' scratch space, reused chunk after chunk. */
+const bag = new FeatureBag();
 
 /** SQL: the chunks of the given paper versions (over chunks `c`). */
 function ofVersions(versions: readonly { paperId: string; version: number }[]): SQL {
@@ -391,13 +396,8 @@ function ofVersions(versions: readonly { paperId: string; version: number }[]): 
 
 /** Feature → number of the given chunks that hold it. */
 function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Frequencies {
-  const out = into ?? Array.from({ length: SHARDS }, () => new Map<number, number>());
-  for (const chunk of chunks) {
-    for (const f of chunk.features.keys()) {
-      const shard = out[f & (SHARDS - 1)]!;
-      shard.set(f, (shard.get(f) ?? 0) + 1);
-    }
-  }
+  const out = into ?? new FeatureCounter();
+  for (const chunk of chunks) for (const f of chunk.features) out.add(f);
   return out;
 }
 
@@ -468,8 +468,10 @@ async function writeChunks(
         )})
           as x(id, paper_id, version, length, grams)`,
   );
+  // A rebuild stages its postings (see rebuildSearchIndex); publication adds to the delta.
+  const into = sql.raw(frequencies ? STAGED_POSTINGS : "search_postings");
   await db.execute(
-    sql`insert into search_postings (term, chunk_id, tf, length)
+    sql`insert into ${into} (term, chunk_id, tf, length)
         select * from unnest(${pgArray(posting.terms, "text")}, ${pgArray(posting.ids, "int8")},
                              ${sql.param(posting.tfs)}::int2[], ${pgArray(posting.lengths, "int4")})`,
   );
@@ -542,7 +544,7 @@ async function removeFromIndex(db: Db, paperId: string): Promise<number> {
               cross join lateral (select k.term, k.first_chunk from search_blocks k
                                   where k.term = r.term and k.first_chunk <= r.chunk_id
                                   order by k.first_chunk desc limit 1) h) h
-        where b.term = h.term and b.first_chunk = h.first_chunk and b.chunk_ids && ${ids}
+        where b.term = h.term and b.first_chunk = h.first_chunk and b.chunk_ids && ${ids}::int4[]
         returning b.term, b.first_chunk::int8 as first_chunk, cardinality(b.chunk_ids) as n`,
   ).then((rows) => rows.filter((r) => Number(r.n) === 0));
   if (emptied.length > 0) {
@@ -603,9 +605,10 @@ async function bumpTerms(db: Db, terms: string[], sign: 1 | -1): Promise<void> {
  * and cannot deadlock; rows that fall to zero are deleted.
  */
 async function bumpGrams(db: Db, gramChunks: Frequencies, sign: 1 | -1): Promise<void> {
-  const grams = gramChunks.flatMap((shard) => [...shard.keys()]).sort((a, b) => a - b);
-  if (grams.length === 0) return;
-  const counts = grams.map((g) => sign * gramChunks[g & (SHARDS - 1)]!.get(g)!);
+  const entries = gramChunks.entries();
+  if (entries.ids.length === 0) return;
+  const grams = Array.from(entries.ids);
+  const counts = Array.from(entries.counts, (n) => sign * n);
   await db.execute(
     sql`insert into search_grams (gram, df)
         select g, n from unnest(${pgArray(grams, "int4")}, ${pgArray(counts, "int4")}) as x(g, n)

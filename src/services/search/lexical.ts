@@ -63,7 +63,7 @@ export function postingsOf(terms: SQL): SQL {
  */
 export function postingAt(term: SQL, chunk: SQL): SQL {
   return sql`(select b.tfs[b.k] as tf, b.lengths[b.k] as length
-              from (select array_position(b.chunk_ids, ${chunk}) as k, b.tfs, b.lengths
+              from (select array_position(b.chunk_ids, (${chunk})::int4) as k, b.tfs, b.lengths
                     from search_blocks b
                     where b.term = ${term} and b.first_chunk <= ${chunk}
                     order by b.first_chunk desc limit 1) b
