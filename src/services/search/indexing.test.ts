@@ -278,6 +278,62 @@ describe("the search index follows publication", () => {
     await expectConsistent();
   });
 
+  it("rebuilds blocks and dfs row for row as SQL packing cuts the same postings", async () => {
+    // Enough chunks sharing lexemes for several full blocks of 128, and a new version of an
+    // early paper: its chunks get the highest ids while the rebuild reads papers by id.
+    const first = await publishPaper(ctx);
+    for (let i = 0; i < 70; i++) await publishPaper(ctx);
+    await publishVersion(ctx, {
+      ...paperInput({ title: "Glacier mass balance, revised again" }),
+      paperId: first.paper_id,
+      changelog: "new data",
+    });
+    await rebuildSearchIndex(ctx, { batch: 16 });
+    const blocks = () =>
+      rowsOf<Record<string, string>>(
+        ctx.db,
+        sql`select term, first_chunk::text as f, last_chunk::text as l, chunk_ids::text as c,
+                   tfs::text as t, lengths::text as n, pg_column_size(b.*)::text as bytes
+            from search_blocks b order by term, first_chunk`,
+      );
+    const terms = () =>
+      rowsOf<Record<string, string>>(
+        ctx.db,
+        sql`select term, df::text as df from search_terms order by term`,
+      );
+    const built = await blocks();
+    const builtTerms = await terms();
+    expect(built.some((b) => b.c?.split(",").length === 128)).toBe(true);
+    expect(new Set(built.map((b) => b.term)).size).toBeLessThan(built.length);
+    // The same postings packed by the SQL the rebuild used before (ADR 0038).
+    await withTransaction(ctx.db, async (tx) => {
+      await tx.execute(
+        sql`create temp table blocks_staged on commit drop as
+            select b.term, x.chunk_id, x.tf, x.length
+            from search_blocks b cross join lateral unnest(b.chunk_ids, b.tfs, b.lengths)
+              as x(chunk_id, tf, length)`,
+      );
+      await tx.execute(sql`truncate search_blocks, search_terms`);
+      await tx.execute(
+        sql`insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
+            select term, min(chunk_id), max(chunk_id), array_agg(chunk_id order by chunk_id),
+                   array_agg(tf order by chunk_id), array_agg(length order by chunk_id)
+            from (select p.*, (row_number() over (partition by term order by chunk_id) - 1)
+                               / 128 as block
+                  from blocks_staged p) x
+            group by term, block
+            order by term, 2`,
+      );
+      await tx.execute(
+        sql`insert into search_terms (term, df)
+            select term, sum(cardinality(chunk_ids))::int from search_blocks group by term order by term`,
+      );
+    });
+    expect(await blocks()).toEqual(built);
+    expect(await terms()).toEqual(builtTerms);
+    await expectConsistent();
+  });
+
   it("packs unpacked postings into blocks, and keeps them exact through withdrawal and reinstatement", async () => {
     const first = await publishPaper(ctx);
     const second = await publishPaper(ctx, {
