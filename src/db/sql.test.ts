@@ -1,11 +1,12 @@
 /**
- * @module Splitting a request's statements across connections: how many run at once on
- * each engine, and how values are cut into parts.
+ * @module Splitting a request's reads across connections: how values are cut into parts, and
+ * on which engine the parts run at once.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../testing/db.ts";
 import type { Database } from "./client.ts";
-import { slices, statementsAtOnce, withTransaction } from "./sql.ts";
+import { readInParts, rowsOf, slices, withTransaction } from "./sql.ts";
 
 describe("slices", () => {
   it("cuts values into contiguous near-equal parts, in order, none empty", () => {
@@ -26,7 +27,7 @@ describe("slices", () => {
   });
 });
 
-describe("statementsAtOnce", () => {
+describe("readInParts", () => {
   let database: Database;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -35,11 +36,34 @@ describe("statementsAtOnce", () => {
     await database.close();
   });
 
-  it("is the wanted number on a PostgreSQL pool, 1 on PGlite and in a transaction", async () => {
-    const expected = database.kind === "postgres" ? 2 : 1;
-    expect(statementsAtOnce(database.db, 2)).toBe(expected);
-    expect(statementsAtOnce(database.db, 0)).toBe(1);
-    const inside = await withTransaction(database.db, async (tx) => statementsAtOnce(tx, 2));
-    expect(inside).toBe(1);
+  /** The parts `readInParts` asked for, and its answer, reading each value back doubled. */
+  async function partsOf(db: Database["db"], values: number[]) {
+    const parts: number[][] = [];
+    const rows = await readInParts(db, values, async (part) => {
+      parts.push(part);
+      const rows = await rowsOf<{ v: number }>(
+        db,
+        sql`select (v * 2)::int4 as v from unnest(${sql.param(part)}::int4[]) with ordinality u(v, i) order by i`,
+      );
+      return rows.map((r) => Number(r.v));
+    });
+    return { parts, rows };
+  }
+
+  it("splits a read in two on a PostgreSQL pool, not on PGlite nor in a transaction; rows in order", async () => {
+    const values = [1, 2, 3, 4, 5];
+    const pooled = await partsOf(database.db, values);
+    expect(pooled.parts).toEqual(
+      database.kind === "postgres"
+        ? [
+            [1, 2],
+            [3, 4, 5],
+          ]
+        : [values],
+    );
+    expect(pooled.rows).toEqual([2, 4, 6, 8, 10]);
+    const inside = await withTransaction(database.db, (tx) => partsOf(tx, values));
+    expect(inside.parts).toEqual([values]);
+    expect(inside.rows).toEqual([2, 4, 6, 8, 10]);
   });
 });

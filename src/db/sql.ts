@@ -26,13 +26,23 @@ export function pgArray(values: readonly (string | number)[], type: "text" | "in
 }
 
 /**
- * How many statements of one request may usefully run at once on `db`: `wanted` on a
- * node-postgres pool (each on a connection of its own, so on cores of their own), 1 on
- * PGlite (one connection: they would queue) and inside a transaction (no pool).
+ * Statements a list-shaped read of one request is split into on a PostgreSQL pool, each on a
+ * connection (and so a core) of its own: the machine this was measured on has two (ADR 0037).
  */
-export function statementsAtOnce(db: Db, wanted: number): number {
-  const client = (db as unknown as { $client?: object }).$client;
-  return client && !("dumpDataDir" in client) ? Math.max(1, wanted) : 1;
+const READ_PARTS = 2;
+
+/**
+ * `read` over `values` cut into contiguous parts, run at once on a node-postgres pool (each
+ * part a statement of its own), as one statement on PGlite (one connection: parts would only
+ * queue) and inside a transaction (no pool); the parts' rows concatenated in part order.
+ */
+export async function readInParts<T, R>(
+  db: Db,
+  values: readonly T[],
+  read: (part: T[]) => Promise<R[]>,
+): Promise<R[]> {
+  const parts = driverOf(db)?.kind === "postgres" ? READ_PARTS : 1;
+  return (await Promise.all(slices(values, parts).map(read))).flat();
 }
 
 /** `values` cut into at most `parts` contiguous slices of near-equal length (none empty). */
@@ -103,6 +113,23 @@ interface PgliteLikeClient {
 }
 
 /**
+ * The driver client under `db`: PGlite's (it can dump its data directory) or a node-postgres
+ * pool; null inside a transaction, which has no client of its own.
+ */
+function driverOf(
+  db: Db,
+):
+  | { kind: "pglite"; client: PgliteLikeClient }
+  | { kind: "postgres"; client: PgLikeClient }
+  | null {
+  const client = (db as unknown as { $client?: PgLikeClient | PgliteLikeClient }).$client;
+  if (!client) return null;
+  return "dumpDataDir" in client
+    ? { kind: "pglite", client }
+    : { kind: "postgres", client: client as PgLikeClient };
+}
+
+/**
  * Rows of a hot read, with no query building per call: on PostgreSQL a named prepared
  * statement (node-postgres parses it once per connection, then only binds and executes), on
  * PGlite the same text through its own extended protocol. A transaction (which has no driver
@@ -115,13 +142,13 @@ export async function preparedRows<T>(
   statement: Statement,
   values: unknown[],
 ): Promise<T[]> {
-  const client = (db as unknown as { $client?: PgLikeClient | PgliteLikeClient }).$client;
-  if (client && "dumpDataDir" in client) {
-    return (await client.query(statement.text, values)).rows as T[];
+  const driver = driverOf(db);
+  if (driver?.kind === "pglite") {
+    return (await driver.client.query(statement.text, values)).rows as T[];
   }
-  if (client) {
+  if (driver) {
     const { name, text } = statement;
-    return (await (client as PgLikeClient).query({ name, text, values })).rows as T[];
+    return (await driver.client.query({ name, text, values })).rows as T[];
   }
   const parts = statement.text.split(/\$(\d+)/);
   const query = sql.join(

@@ -1,7 +1,7 @@
 /** @module BM25 over chunk lexemes, computed in the database from the postings. */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
+import { pgArray, readInParts, rowsOf } from "../../db/sql.ts";
 import { lexemeSequence, type TextConfig } from "./indexing.ts";
 
 export interface Bm25Params {
@@ -72,12 +72,6 @@ export function postingAt(term: SQL, chunk: SQL): SQL {
               select d.tf, d.length from search_postings d
               where d.term = ${term} and d.chunk_id = ${chunk})`;
 }
-
-/**
- * Statements the commoner terms' probes are split into on PostgreSQL (the machine this was
- * measured on has two cores; ADR 0037).
- */
-const PROBE_PARTS = 2;
 
 /** Okapi BM25's IDF, never negative. */
 export function bm25Idf(n: number, df: number): number {
@@ -406,9 +400,7 @@ export async function bm25Search(
         order by score desc, chunk_id
         limit ${limit}`,
     );
-  const parts = await Promise.all(slices(best, statementsAtOnce(db, PROBE_PARTS)).map(probe));
-  const hits = parts
-    .flat()
+  const hits = (await readInParts(db, best, probe))
     .map((r) => ({ chunkId: Number(r.chunk_id), score: Number(r.score) }))
     .sort((x, y) => y.score - x.score || x.chunkId - y.chunkId)
     .slice(0, limit);

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
+import { pgArray, readInParts, rowsOf } from "../../db/sql.ts";
 import { type TextConfig, textConfigSql } from "./indexing.ts";
 import { bm25Idf, postingAt } from "./lexical.ts";
 
@@ -47,9 +47,6 @@ export interface ChunkMatch {
   coverage: number;
 }
 
-/** Statements `matchChunks` is split into on PostgreSQL (two cores here; ADR 0037). */
-const MARK_PARTS = 2;
-
 const START = "\u0001";
 const STOP = "\u0002";
 
@@ -90,9 +87,7 @@ export async function matchChunks(
         cross join q
         where c.id = any(${pgArray([...part], "int8")})`,
     );
-  const rows = (
-    await Promise.all(slices(chunkIds, statementsAtOnce(db, MARK_PARTS)).map(mark))
-  ).flat();
+  const rows = await readInParts(db, chunkIds, mark);
   for (const row of rows) {
     const terms = new Set(row.terms ?? []);
     let coverage = 0;

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pgArray, rowsOf, slices, statementsAtOnce } from "../../db/sql.ts";
+import { pgArray, readInParts, rowsOf } from "../../db/sql.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
@@ -463,10 +463,8 @@ async function candidateFacts(
           ${denseJoin}
           where s.chunk_id = any(${pgArray(part, "int8")})`,
     );
-  const parts = await Promise.all(slices(ids, statementsAtOnce(db, FACT_PARTS)).map(facts));
   // In chunk order, whatever the split: the z-scores sum the candidates in this order.
-  return parts
-    .flat()
+  return (await readInParts(db, ids, facts))
     .map((r) => ({
       chunkId: Number(r.chunk_id),
       sparse: r.sparse === null ? null : Number(r.sparse),
@@ -474,9 +472,6 @@ async function candidateFacts(
     }))
     .sort((a, b) => a.chunkId - b.chunkId);
 }
-
-/** Statements `candidateFacts` is split into on PostgreSQL (two cores here; ADR 0037). */
-const FACT_PARTS = 2;
 
 type Shown = Omit<SearchResult, "score" | "highlights" | "match">;
 
