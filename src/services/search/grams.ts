@@ -139,13 +139,31 @@ export function countLexemes(
   into: Map<number, number> = new Map(),
 ): Map<number, number> {
   for (let i = 0; i < sequence.length; i++) {
-    const word = gramId(WORD + sequence[i]);
+    const word = wordFeature(sequence[i]!);
     into.set(word, (into.get(word) ?? 0) + 1);
     if (i === 0) continue;
-    const pair = gramId(`${BIGRAM}${sequence[i - 1]} ${sequence[i]}`);
+    const pair = bigramFeature(sequence[i - 1]!, sequence[i]!);
     into.set(pair, (into.get(pair) ?? 0) + 1);
   }
   return into;
+}
+
+/** FNV-1a's state after the word prefix. */
+const WORD_STATE = Math.imul(FNV_OFFSET ^ WORD.charCodeAt(0), FNV_PRIME);
+/** FNV-1a's state after the bigram prefix. */
+const BIGRAM_STATE = Math.imul(FNV_OFFSET ^ BIGRAM.charCodeAt(0), FNV_PRIME);
+
+/** The feature id of a lexeme as a word: `gramId(WORD + lexeme)`, without building the string. */
+function wordFeature(lexeme: string): number {
+  return folded(fnv(WORD_STATE, lexeme));
+}
+
+/**
+ * The feature id of two neighbouring lexemes: `gramId(BIGRAM + previous + " " + lexeme)`,
+ * without building the string.
+ */
+function bigramFeature(previous: string, lexeme: string): number {
+  return folded(fnv(Math.imul(fnv(BIGRAM_STATE, previous) ^ 32, FNV_PRIME), lexeme));
 }
 
 /** Every feature of one text: character 4-grams of the raw text, words and bigrams of its lexemes. */
@@ -159,23 +177,7 @@ export function countFeatures(
 
 /** FNV-1a (32-bit) of a feature string's UTF-16 code units, folded into [1, GRAM_DIMS]. */
 export function gramId(gram: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < gram.length; i++) h = Math.imul(h ^ gram.charCodeAt(i), FNV_PRIME);
-  return ((h >>> 0) & GRAM_MASK) + 1;
-}
-
-/**
- * A chunk's stored gram vector in pgvector's text form: sublinear term frequency
- * (1 + ln tf), scaled to unit length (times a constant, which no ranking sees: channels are
- * z-scored per query). IDF is deliberately left out and applied to the query instead, so a
- * stored vector never goes stale as the archive grows.
- */
-export function storedGramVector(counts: Map<number, number>): string {
-  const ids = Int32Array.from(counts.keys()).sort();
-  return storedVector(
-    ids,
-    Float64Array.from(ids, (id) => counts.get(id)!),
-  );
+  return folded(fnv(FNV_OFFSET, gram));
 }
 
 /** 1 + ln tf for the small term frequencies nearly every feature has. */
@@ -196,9 +198,12 @@ function writeDigits(out: Uint8Array, at: number, n: number): number {
 }
 
 /**
- * `storedGramVector` of features given as ascending ids and their counts: the same
- * arithmetic in the same order, its text written digit by digit (formatting numbers one by
- * one cost as much as computing the features).
+ * A chunk's stored gram vector in pgvector's text form: sublinear term frequency
+ * (1 + ln tf), scaled to unit length (times a constant, which no ranking sees: channels are
+ * z-scored per query). IDF is deliberately left out and applied to the query instead, so a
+ * stored vector never goes stale as the archive grows.
+ * Features are given as ascending ids and their counts; the text is written digit by digit
+ * (formatting numbers one by one cost as much as computing the features).
  */
 export function storedVector(ids: Int32Array, counts: ArrayLike<number>): string {
   const n = ids.length;
@@ -260,12 +265,8 @@ export class FeatureBag {
   addLexemes(sequence: readonly string[]): this {
     this.reserve(sequence.length * 2);
     for (let i = 0; i < sequence.length; i++) {
-      const lexeme = sequence[i]!;
-      this.ids[this.size++] = folded(fnv(Math.imul(FNV_OFFSET ^ 1, FNV_PRIME), lexeme));
-      if (i === 0) continue;
-      // "\u0002" + previous + " " + lexeme, hashed without building the string.
-      const h = fnv(Math.imul(FNV_OFFSET ^ 2, FNV_PRIME), sequence[i - 1]!);
-      this.ids[this.size++] = folded(fnv(Math.imul(h ^ 32, FNV_PRIME), lexeme));
+      this.ids[this.size++] = wordFeature(sequence[i]!);
+      if (i > 0) this.ids[this.size++] = bigramFeature(sequence[i - 1]!, sequence[i]!);
     }
     return this;
   }
