@@ -245,6 +245,26 @@ async function flatStatistics(
   };
 }
 
+/**
+ * Lexeme → the query terms it counts for (`members`: a plain lexeme counts for itself; a
+ * synonym group's lexemes for the group, and a lexeme may also count on its own or for two
+ * groups).
+ */
+function termsOfLexemes(
+  terms: Iterable<string>,
+  members: ReadonlyMap<string, readonly string[]>,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const term of terms) {
+    for (const lexeme of members.get(term) ?? [term]) {
+      const counted = out.get(lexeme);
+      if (counted) counted.push(term);
+      else out.set(lexeme, [term]);
+    }
+  }
+  return out;
+}
+
 /** What `bm25Statistics` found: everything of a `Bm25Result` but the hits. */
 export interface Bm25Statistics extends Omit<Bm25Result, "hits" | "exhaustive"> {
   /** The query's lexemes in the index with their document frequencies, rarest first. */
@@ -289,12 +309,10 @@ export async function bm25Search(
   const bOverAvg = b / averageLength;
   // A synonym group's lexemes are read under their own names and summed per chunk below
   // (a lexeme may count for a group and on its own, or for two groups).
-  const keysOf = new Map<string, string[]>();
+  const keysOf = termsOfLexemes(scanned, members);
   const groupTfs = new Map<string, Map<number, [number, number]>>();
   for (const key of scanned) {
-    const lexemes = members.get(key) ?? [key];
-    if (lexemes.length > 1) groupTfs.set(key, new Map());
-    for (const l of lexemes) keysOf.set(l, [...(keysOf.get(l) ?? []), key]);
+    if ((members.get(key) ?? [key]).length > 1) groupTfs.set(key, new Map());
   }
   const lexemes = [...keysOf.keys()];
   const posted = await rowsOf<{ term: string; ids: string; tfs: string; lengths: string }>(
@@ -473,10 +491,7 @@ export async function bm25Scores(
 ): Promise<Map<number, number>> {
   const scores = new Map<number, number>();
   if (stats.idf.size === 0 || chunkIds.length === 0) return scores;
-  const keyOf = new Map<string, string[]>();
-  for (const key of stats.idf.keys()) {
-    for (const l of stats.members.get(key) ?? [key]) keyOf.set(l, [...(keyOf.get(l) ?? []), key]);
-  }
+  const keyOf = termsOfLexemes(stats.idf.keys(), stats.members);
   const rows = await rowsOf<{
     term: string;
     chunk_id: string | number;
