@@ -92,12 +92,12 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   const translator = ctx.translator;
   if (!translator) return variants;
   const glossed = applyGlossary(query);
-  const useSenses = searchSettings(ctx.search).translationSenses && translator.senses;
+  const useSenses = searchSettings(ctx.search).translationSenses;
   const [english, spanish, senses] = await Promise.all([
     // Research terms Apertium translates word by word go in already in English.
     translator.translate(glossed, "es", "en"),
     translator.translate(query, "en", "es"),
-    useSenses ? translator.senses!(glossed, "es", "en") : null,
+    useSenses ? (translator.senses?.(glossed, "es", "en") ?? null) : null,
   ]);
   const seen = new Set([folded(query)]);
   // (The Spanish analysis of the query as typed already covers a translation equal to it.)

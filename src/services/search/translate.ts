@@ -124,39 +124,41 @@ export function findApertium(options: ApertiumOptions = {}): Translator | null {
     [...senseScripts].map(([pair, script]) => [pair, new Pipeline(script, path, timeoutMs)]),
   );
   let failures = 0;
+  /**
+   * `text` through one of `from`→`to`'s pipelines, its output read by `parse`; null when the
+   * pair has no such pipeline, the text is empty once stream syntax is taken out, or the
+   * pipeline failed or took too long (counted in `status`).
+   */
+  const run = async <T>(
+    through: Map<string, Pipeline>,
+    text: string,
+    from: SearchLanguage,
+    to: SearchLanguage,
+    parse: (out: string) => T,
+  ): Promise<T | null> => {
+    const pipe = through.get(`${from}-${to}`);
+    const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
+    if (!pipe || clean === "") return null;
+    try {
+      // In null-flush mode the pipeline drops the tail of the last word unless a
+      // punctuation token follows it ("modelos 3D y 2D" came back as "Models 3D and 2"):
+      // a full stop is sent after the query (and taken off a translation).
+      const out = parse(await pipe.translate(`${clean} ${END}`));
+      failures = 0;
+      return out;
+    } catch {
+      failures++;
+      return null;
+    }
+  };
   return {
     async translate(text, from, to) {
-      const pipe = pipes.get(`${from}-${to}`);
-      const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
-      if (!pipe || clean === "") return null;
-      try {
-        // In null-flush mode the pipeline drops the tail of the last word unless a
-        // punctuation token follows it ("modelos 3D y 2D" came back as "Models 3D and 2"):
-        // a full stop is sent after the query and taken off the answer.
-        const out = (await pipe.translate(`${clean} ${END}`))
-          .replace(/\s+/g, " ")
-          .trim()
-          .replace(END_OF_ANSWER, "");
-        failures = 0;
-        return out === "" ? null : out;
-      } catch {
-        failures++;
-        return null;
-      }
+      const out = await run(pipes, text, from, to, (answer) =>
+        answer.replace(/\s+/g, " ").trim().replace(END_OF_ANSWER, ""),
+      );
+      return out === "" ? null : out;
     },
-    async senses(text, from, to) {
-      const pipe = sensePipes.get(`${from}-${to}`);
-      const clean = text.replace(STREAM_SYNTAX, " ").replace(/\s+/g, " ").trim();
-      if (!pipe || clean === "") return null;
-      try {
-        const out = await pipe.translate(`${clean} ${END}`);
-        failures = 0;
-        return parseSenses(out);
-      } catch {
-        failures++;
-        return null;
-      }
-    },
+    senses: (text, from, to) => run(sensePipes, text, from, to, parseSenses),
     status: () => ({
       status: failures === 0 ? "ok" : "failing",
       pairs: [...pipes.keys()],
