@@ -37,7 +37,7 @@ import type { ServiceContext } from "../src/services/context.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
-import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
+import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
 import { fitLsi, lsiEmbedder, storeLsiVectors } from "./lib/lsi.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
@@ -142,10 +142,7 @@ async function main(): Promise<void> {
     const config = loadConfig({ ...env, LOG_LEVEL: "silent", SEED_SAMPLES: "false", PORT: "0" });
     const rt = await openRuntime(config, createLogger("silent"), { rateLimits: false });
     rt.services.rateLimits = raisedMemoryLimits();
-    if (process.env.EVAL_SEARCH) {
-      rt.services.search = { ...rt.services.search, ...JSON.parse(process.env.EVAL_SEARCH) };
-      log(`search settings: ${process.env.EVAL_SEARCH}`);
-    }
+    rt.services.search = evalSearchSettings(rt.services.search);
     const translator = rt.services.translator;
     try {
       log(raisedLine());

@@ -53,7 +53,7 @@ import {
 } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
-import { fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
+import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
 import { fitLsi, lsiEmbedder, storeLsiVectors } from "./lib/lsi.ts";
 
 const DATA = fileURLToPath(new URL("../../shared/data/beir-scifact/", import.meta.url));
@@ -208,10 +208,7 @@ async function main(): Promise<void> {
     // The contract's 30 searches/min/IP would refuse the 31st query: raised, still drawn on.
     const rt = await openRuntime(config, logger, { rateLimits: false });
     rt.services.rateLimits = raisedMemoryLimits();
-    if (process.env.EVAL_SEARCH) {
-      rt.services.search = { ...rt.services.search, ...JSON.parse(process.env.EVAL_SEARCH) };
-      log(`search settings: ${process.env.EVAL_SEARCH}`);
-    }
+    rt.services.search = evalSearchSettings(rt.services.search);
     try {
       log(raisedLine());
       log(

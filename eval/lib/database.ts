@@ -6,12 +6,14 @@
  *   EVAL_DATA_DIR      keep the PGlite database here and reuse it on the next run
  *   EVAL_DATABASE_URL  use (and keep) this PostgreSQL database (implies postgres)
  *   EVAL_ADMIN_URL     where to create/drop quire_eval_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   EVAL_SEARCH        search settings over the defaults, as JSON (see `evalSearchSettings`)
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { ServiceContext } from "../../src/services/context.ts";
 
 export const EVAL_ENGINE: "pglite" | "postgres" =
   process.env.EVAL_ENGINE === "postgres" || process.env.EVAL_DATABASE_URL ? "postgres" : "pglite";
@@ -61,4 +63,16 @@ export async function fetchRetrying(url: string): Promise<Response> {
 
 export function log(message: string): void {
   process.stderr.write(`${message}\n`);
+}
+
+/**
+ * The runtime's search settings with EVAL_SEARCH's over them (JSON, e.g.
+ * '{"translationSenses":false}'), logged when set: how an evaluation measures a setting
+ * without changing the code.
+ */
+export function evalSearchSettings(current: ServiceContext["search"]): ServiceContext["search"] {
+  const raw = process.env.EVAL_SEARCH;
+  if (!raw) return current;
+  log(`search settings: ${raw}`);
+  return { ...current, ...(JSON.parse(raw) as ServiceContext["search"]) };
 }
