@@ -256,16 +256,19 @@ export function verifiedExport(
   kind: ExportKind,
   options: ExportOptions & {
     expected: ExportDigest;
-    /** Called once on drift, e.g. to log and to drop a snapshot that can't be reproduced. */
-    onDrift?: (actual: ExportDigest) => void;
+    /**
+     * Called once on drift, e.g. to log and to drop a snapshot that can't be reproduced. The
+     * stream errors only after it settles, so a client that retries at once meets its outcome.
+     */
+    onDrift?: (actual: ExportDigest) => Promise<void> | void;
   },
 ): ReadableStream<Uint8Array> {
   const iterator = exportBatches(db, kind, options);
   const hash = createHash("sha256");
   let produced = 0;
   let pending: Uint8Array | null = null;
-  const drift = (controller: ReadableStreamDefaultController<Uint8Array>, sha256: string) => {
-    options.onDrift?.({ sha256, bytes: produced });
+  const drift = async (controller: ReadableStreamDefaultController<Uint8Array>, sha256: string) => {
+    await options.onDrift?.({ sha256, bytes: produced });
     controller.error(new ExportDrifted(kind));
     void iterator.return(undefined);
   };
@@ -279,7 +282,7 @@ export function verifiedExport(
           if (next.done) {
             const sha256 = hash.digest("hex");
             if (sha256 !== options.expected.sha256 || produced !== options.expected.bytes) {
-              drift(controller, sha256);
+              await drift(controller, sha256);
               return;
             }
             if (pending) controller.enqueue(pending);
@@ -290,7 +293,7 @@ export function verifiedExport(
           hash.update(bytes);
           produced += bytes.byteLength;
           if (produced > options.expected.bytes) {
-            drift(controller, "(incomplete)");
+            await drift(controller, "(incomplete)");
             return;
           }
           const release = pending;

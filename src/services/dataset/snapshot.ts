@@ -260,9 +260,7 @@ export async function openExport(ctx: ServiceContext, kind: ExportKind): Promise
   const body = verifiedExport(publicReadDb(ctx), kind, {
     baseUrl: ctx.settings.baseUrl,
     expected: digest,
-    onDrift: (actual) => {
-      void handleDrift(ctx, snapshot, kind, actual);
-    },
+    onDrift: (actual) => handleDrift(ctx, snapshot, kind, actual),
   });
   return { snapshot, digest, body };
 }
