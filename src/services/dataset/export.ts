@@ -268,9 +268,13 @@ export function verifiedExport(
   let produced = 0;
   let pending: Uint8Array | null = null;
   const drift = async (controller: ReadableStreamDefaultController<Uint8Array>, sha256: string) => {
-    await options.onDrift?.({ sha256, bytes: produced });
-    controller.error(new ExportDrifted(kind));
-    void iterator.return(undefined);
+    try {
+      await options.onDrift?.({ sha256, bytes: produced });
+    } finally {
+      // Whatever onDrift did, the transfer ends as drifted, never as complete.
+      controller.error(new ExportDrifted(kind));
+      void iterator.return(undefined);
+    }
   };
   return new ReadableStream<Uint8Array>(
     {

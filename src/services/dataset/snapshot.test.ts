@@ -167,6 +167,32 @@ describe("openExport", () => {
     await expect(read()).rejects.toBeInstanceOf(ExportDrifted);
   });
 
+  it("ends drifted only after onDrift settles, and drifted even when onDrift fails", async () => {
+    const snapshot = await currentSnapshot(ctx);
+    const wrong = { ...snapshotDigest(snapshot, "papers"), sha256: "0".repeat(64) };
+    const order: string[] = [];
+    const settled = verifiedExport(database.db, "papers", {
+      baseUrl: ctx.settings.baseUrl,
+      expected: wrong,
+      onDrift: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push("onDrift settled");
+      },
+    });
+    await expect(
+      readAll(settled).finally(() => order.push("stream errored")),
+    ).rejects.toBeInstanceOf(ExportDrifted);
+    expect(order).toEqual(["onDrift settled", "stream errored"]);
+    const failing = verifiedExport(database.db, "papers", {
+      baseUrl: ctx.settings.baseUrl,
+      expected: wrong,
+      onDrift: async () => {
+        throw new Error("could not record the drift");
+      },
+    });
+    await expect(readAll(failing)).rejects.toBeInstanceOf(ExportDrifted);
+  });
+
   it("aborts when a paper not yet sent disappears, never exceeding the promised size", async () => {
     const snapshot = await currentSnapshot(ctx);
     const expected = snapshotDigest(snapshot, "papers");
