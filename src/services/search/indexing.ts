@@ -222,13 +222,7 @@ export async function rebuildSearchIndex(
     await postings.write(db);
     // In key order: the primary key's pages fill one after another instead of splitting.
     const grams = frequencies.entries();
-    for (let k = 0; k < grams.ids.length; k += 100_000) {
-      await db.execute(
-        sql`insert into search_grams (gram, df)
-            select * from unnest(${pgArray(Array.from(grams.ids.subarray(k, k + 100_000)), "int4")},
-                                 ${pgArray(Array.from(grams.counts.subarray(k, k + 100_000)), "int4")})`,
-      );
-    }
+    await insertFrequencies(db, "search_grams", grams.ids, grams.counts);
     // Vectors and queued work of chunks that are no longer searchable.
     await db.execute(
       sql`delete from embedding_queue q where not exists
@@ -300,25 +294,26 @@ class BlockBuilder {
 
   /** Inserts the blocks and the lexemes' dfs; the builder is spent afterwards. */
   async write(db: Db): Promise<void> {
-    const terms = this.terms;
-    if (terms.length === 0) return;
-    // Lexemes in the database's text order (its collation, as `order by term` sorts them).
-    const [ranked] = await rowsOf<{ order: number[] }>(
-      db,
-      sql`select array(select i::int4 - 1 from unnest(${pgArray(terms, "text")}) with ordinality u(t, i)
-                       order by t) as order`,
-    );
-    const order = ranked?.order ?? [];
-    // Postings grouped by lexeme in that order, each lexeme's in chunk id order: a counting
-    // sort by lexeme over the chunks taken in id order.
-    const count = new Int32Array(terms.length);
+    if (this.terms.length === 0) return;
+    const grouped = this.groupedByLexeme(await databaseOrder(db, this.terms));
+    await insertBlocks(db, grouped);
+    await insertFrequencies(db, "search_terms", grouped.terms, grouped.df);
+  }
+
+  /**
+   * The postings grouped by lexeme in `order` (lexeme numbers), each lexeme's in chunk id
+   * order: a counting sort by lexeme over the chunks taken in id order. Frees the builder's
+   * posting arrays.
+   */
+  private groupedByLexeme(order: readonly number[]): GroupedPostings {
+    const count = new Int32Array(this.terms.length);
     const postingTerms = this.postingTerms;
     for (let p = 0; p < this.postings; p++) {
       const n = postingTerms[p] as number;
       count[n] = (count[n] as number) + 1;
     }
-    const next = new Int32Array(terms.length);
-    const df = new Int32Array(terms.length);
+    const next = new Int32Array(this.terms.length);
+    const df = new Int32Array(this.terms.length);
     let at = 0;
     for (let r = 0; r < order.length; r++) {
       const n = order[r] as number;
@@ -347,71 +342,111 @@ class BlockBuilder {
     }
     this.postingTerms = new Int32Array(0);
     this.postingTfs = new Int16Array(0);
-    // Blocks in (term, first chunk) order, a few hundred thousand postings a statement: the
-    // statement's postings as three flat arrays, each block a slice of them.
-    const sorted = order.map((n) => terms[n] as string);
-    const batch = {
-      terms: [] as string[],
-      firsts: [] as number[],
-      lasts: [] as number[],
-      offsets: [] as number[],
-      sizes: [] as number[],
-      from: 0,
-      to: 0,
-    };
-    // One statement in flight while Node writes the next one's arrays. The flat arrays are
-    // the statement's parameters, cast in the select list: PostgreSQL folds each cast once
-    // when it plans the (unnamed) statement; taken from a materialized CTE instead, every
-    // block re-read the whole row (250,000 postings: 312 against 45 ms).
-    let sending: Promise<unknown> = Promise.resolve();
-    const flush = async () => {
-      if (batch.terms.length === 0) return;
-      const slice = (a: Int32Array | Int16Array) =>
-        `{${a.subarray(batch.from, batch.to).join(",")}}`;
-      const statement = sql`insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
-            select b.term, b.first, b.last, (${slice(ids)}::int4[])[b.o:b.o + b.n - 1],
-                   (${slice(tfs)}::int2[])[b.o:b.o + b.n - 1],
-                   (${slice(lengths)}::int2[])[b.o:b.o + b.n - 1]
-            from unnest(${pgArray(batch.terms, "text")}, ${pgArray(batch.firsts, "int8")},
-                        ${pgArray(batch.lasts, "int8")}, ${pgArray(batch.offsets, "int4")},
-                        ${pgArray(batch.sizes, "int4")}) as b(term, first, last, o, n)`;
-      batch.terms = [];
-      batch.firsts = [];
-      batch.lasts = [];
-      batch.offsets = [];
-      batch.sizes = [];
-      batch.from = batch.to;
-      await sending;
-      // An async function's promise: a drizzle query runs again each time it is awaited.
-      sending = (async () => {
-        await db.execute(statement);
-      })();
-      sending.catch(() => {});
-    };
-    let start = 0;
-    for (let r = 0; r < sorted.length; r++) {
-      const end = start + (df[r] as number);
-      for (let b = start; b < end; b += BLOCK_SIZE) {
-        const e = Math.min(end, b + BLOCK_SIZE);
-        batch.terms.push(sorted[r] as string);
-        batch.firsts.push(ids[b] as number);
-        batch.lasts.push(ids[e - 1] as number);
-        batch.offsets.push(b - batch.from + 1);
-        batch.sizes.push(e - b);
-        batch.to = e;
-      }
-      start = end;
-      if (batch.to - batch.from >= BLOCK_POSTINGS_A_STATEMENT) await flush();
-    }
-    await flush();
+    return { terms: order.map((n) => this.terms[n] as string), df, ids, tfs, lengths };
+  }
+}
+
+/** A rebuild's postings grouped by lexeme: `df[r]` postings of `terms[r]`, one after another. */
+interface GroupedPostings {
+  /** The lexemes in the database's text order. */
+  terms: string[];
+  df: Int32Array;
+  ids: Int32Array;
+  tfs: Int16Array;
+  lengths: Int16Array;
+}
+
+/** Lexeme numbers (indexes of `terms`) in the database's text order (its collation, as `order by term`). */
+async function databaseOrder(db: Db, terms: readonly string[]): Promise<number[]> {
+  const [ranked] = await rowsOf<{ order: number[] }>(
+    db,
+    sql`select array(select i::int4 - 1 from unnest(${pgArray(terms, "text")}) with ordinality u(t, i)
+                     order by t) as order`,
+  );
+  return ranked?.order ?? [];
+}
+
+/**
+ * Inserts `search_blocks` in (term, first chunk) order, a few hundred thousand postings a
+ * statement: the statement's postings as three flat arrays, each block a slice of them.
+ */
+async function insertBlocks(db: Db, postings: GroupedPostings): Promise<void> {
+  const { terms, df, ids, tfs, lengths } = postings;
+  const batch = {
+    terms: [] as string[],
+    firsts: [] as number[],
+    lasts: [] as number[],
+    offsets: [] as number[],
+    sizes: [] as number[],
+    from: 0,
+    to: 0,
+  };
+  // One statement in flight while Node writes the next one's arrays. The flat arrays are
+  // the statement's parameters, cast in the select list: PostgreSQL folds each cast once
+  // when it plans the (unnamed) statement; taken from a materialized CTE instead, every
+  // block re-read the whole row (250,000 postings: 312 against 45 ms).
+  let sending: Promise<unknown> = Promise.resolve();
+  const flush = async () => {
+    if (batch.terms.length === 0) return;
+    const slice = (a: Int32Array | Int16Array) => `{${a.subarray(batch.from, batch.to).join(",")}}`;
+    const statement = sql`insert into search_blocks (term, first_chunk, last_chunk, chunk_ids, tfs, lengths)
+          select b.term, b.first, b.last, (${slice(ids)}::int4[])[b.o:b.o + b.n - 1],
+                 (${slice(tfs)}::int2[])[b.o:b.o + b.n - 1],
+                 (${slice(lengths)}::int2[])[b.o:b.o + b.n - 1]
+          from unnest(${pgArray(batch.terms, "text")}, ${pgArray(batch.firsts, "int8")},
+                      ${pgArray(batch.lasts, "int8")}, ${pgArray(batch.offsets, "int4")},
+                      ${pgArray(batch.sizes, "int4")}) as b(term, first, last, o, n)`;
+    batch.terms = [];
+    batch.firsts = [];
+    batch.lasts = [];
+    batch.offsets = [];
+    batch.sizes = [];
+    batch.from = batch.to;
     await sending;
-    for (let k = 0; k < sorted.length; k += 100_000) {
-      await db.execute(
-        sql`insert into search_terms (term, df)
-            select * from unnest(${pgArray(sorted.slice(k, k + 100_000), "text")},
-                                 ${pgArray(Array.from(df.subarray(k, k + 100_000)), "int4")})`,
-      );
+    // An async function's promise: a drizzle query runs again each time it is awaited.
+    sending = (async () => {
+      await db.execute(statement);
+    })();
+    sending.catch(() => {});
+  };
+  let start = 0;
+  for (let r = 0; r < terms.length; r++) {
+    const end = start + (df[r] as number);
+    for (let b = start; b < end; b += BLOCK_SIZE) {
+      const e = Math.min(end, b + BLOCK_SIZE);
+      batch.terms.push(terms[r] as string);
+      batch.firsts.push(ids[b] as number);
+      batch.lasts.push(ids[e - 1] as number);
+      batch.offsets.push(b - batch.from + 1);
+      batch.sizes.push(e - b);
+      batch.to = e;
     }
+    start = end;
+    if (batch.to - batch.from >= BLOCK_POSTINGS_A_STATEMENT) await flush();
+  }
+  await flush();
+  await sending;
+}
+
+/**
+ * A rebuild's document frequencies into `search_terms` (lexemes) or `search_grams` (feature
+ * ids), in the order given (the key's), 100,000 rows a statement.
+ */
+async function insertFrequencies(
+  db: Db,
+  table: "search_terms" | "search_grams",
+  keys: readonly string[] | Int32Array,
+  df: Int32Array,
+): Promise<void> {
+  const [key, type]: [string, "text" | "int4"] =
+    table === "search_terms" ? ["term", "text"] : ["gram", "int4"];
+  for (let k = 0; k < keys.length; k += 100_000) {
+    const part = Array.from(keys.slice(k, k + 100_000) as ArrayLike<string | number>);
+    await db.execute(
+      sql`insert into ${sql.raw(table)} (${sql.raw(key)}, df)
+          select * from unnest(${pgArray(part, type)},
+                               ${pgArray(Array.from(df.subarray(k, k + 100_000)), "int4")})`,
+    );
   }
 }
 
