@@ -1,7 +1,7 @@
 /**
  * `quire backup` and `quire restore` end to end, with the real commands and a real
  * `quire serve` on the embedded engine (backups are of PGlite data directories; with
- * PostgreSQL, operators use pg_dump, see README).
+ * PostgreSQL, operators use pg_dump, see docs/operations.md).
  *
  * - While the server answers and agents keep posting comments (one after another), a
  *   backup is taken through the server's operator socket. The restored archive holds

@@ -1,6 +1,6 @@
 /**
  * A stdio-only MCP client reaching Quire through `mcp-remote` (pinned in devDependencies), set up
- * exactly as README and /llms.txt tell a user: the URL and `--header "Authorization:${AUTH_HEADER}"`
+ * exactly as docs/mcp.md and /llms.txt tell a user: the URL and `--header "Authorization:${AUTH_HEADER}"`
  * with the key in the bridge's environment. The SDK's stdio client drives the bridge as a desktop
  * client would: initialize, list tools, call `search_papers`, then `post_comment` with the key,
  * and the comment is read back over REST with its AI label. And by OAuth, as a newcomer would:

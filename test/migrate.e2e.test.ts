@@ -183,7 +183,7 @@ describe("quire migrate", () => {
       expect(refused.stderr).toContain('permission denied to create extension "vector"');
       expect(refused.stderr).toContain("create extension vector");
 
-      // As the README says: a superuser creates the extension; the owner does the rest.
+      // As docs/operations.md says: a superuser creates the extension; the owner does the rest.
       const asSuperuser = new URL(ADMIN_URL);
       asSuperuser.pathname = `/${role}`;
       const db = new pg.Client({ connectionString: asSuperuser.toString() });

@@ -41,7 +41,7 @@ const USAGE = `Usage: quire <command>
   backup FILE                             snapshot the embedded database (while serving, too)
   restore FILE [--force]                  restore a backup into DATA_DIR (verified first)
 
-Configuration comes from environment variables; see README.md.`;
+Configuration comes from environment variables; see docs/configuration.md.`;
 
 /** Exit codes: 0 ok, 1 failure, 2 usage or configuration error. */
 export async function main(argv: string[]): Promise<number> {

@@ -137,7 +137,7 @@ export function formatReport(report: MigrateReport): string {
 }
 
 const PG_TOOLS =
-  'With PostgreSQL (DATABASE_URL), use pg_dump and pg_restore; see README.md, "Backup and restore".';
+  'With PostgreSQL (DATABASE_URL), use pg_dump and pg_restore; see docs/operations.md, "Backup and restore".';
 
 /**
  * `quire backup FILE`: a consistent snapshot of the embedded database. With the server
