@@ -6,6 +6,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { IDEMPOTENCY_TTL_SECONDS } from "../contributions/index.ts";
 import { CLIENT_METADATA_LIMITS, LIFETIMES } from "../oauth/index.ts";
+import { SESSIONS_PER_OWNER } from "../owners/index.ts";
 
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
@@ -98,7 +99,8 @@ function endedGrant(now: Date): SQL {
 export const RETENTION_RULES: readonly RetentionRule[] = [
   {
     store: "oauth_requests",
-    bound: "the `reads` rate limit per address on /authorize, times a 10-minute lifetime",
+    bound:
+      "the `reads` rate limit per address (/authorize draws on it), times a 10-minute lifetime",
     retention: "until expired (10 minutes)",
     prunable: (now) => [sql`oauth_requests.expires_at < ${at(now)}`],
   },
@@ -125,7 +127,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   {
     store: "oauth_clients",
     bound:
-      "the rate limit on /register and /authorize per address, times the unused-client retention",
+      "the `reads` rate limit per address on /register and /authorize, times the unused-client retention",
     retention:
       "25 hours after its last registration or metadata fetch, when it has no grant and no pending request",
     prunable: (now) => [
@@ -136,7 +138,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   },
   {
     store: "sessions",
-    bound: "one row per sign-in; sign-in failures are throttled per account and address",
+    bound: `at most ${SESSIONS_PER_OWNER} live sessions per owner (a sign-in past it ends the oldest), and owners as below`,
     retention: "until expired (14 days after sign-in)",
     prunable: (now) => [sql`sessions.expires_at < ${at(now)}`],
   },
