@@ -16,6 +16,12 @@ describe("loadConfig", () => {
     expect(c.METRICS_PORT).toBeUndefined();
     expect(c.METRICS_TOKEN).toBeUndefined();
     expect(c.PGLITE_SHARED_BUFFERS_MB).toBeUndefined();
+    expect(c.PRUNE_INTERVAL_SECONDS).toBe(600);
+  });
+
+  it("reads the prune interval, 0 turning the periodic prune off", () => {
+    expect(loadConfig({ PRUNE_INTERVAL_SECONDS: "0" }).PRUNE_INTERVAL_SECONDS).toBe(0);
+    expect(loadConfig({ PRUNE_INTERVAL_SECONDS: "3600" }).PRUNE_INTERVAL_SECONDS).toBe(3600);
   });
 
   it("reads the operations variables", () => {
@@ -94,6 +100,8 @@ describe("loadConfig", () => {
     ["PGLITE_SHARED_BUFFERS_MB", "0"],
     ["PGLITE_SHARED_BUFFERS_MB", "2048"],
     ["PGLITE_SHARED_BUFFERS_MB", "32MB"],
+    ["PRUNE_INTERVAL_SECONDS", "-1"],
+    ["PRUNE_INTERVAL_SECONDS", "10m"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

@@ -82,6 +82,13 @@ const ConfigSchema = z.object({
    */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /**
+   * How often the server deletes what is past retention (expired OAuth requests and tokens,
+   * unused clients, expired sessions and links, unverified accounts, old idempotency keys and
+   * resolved reports; docs/data-lifecycle.md), in seconds; 0 turns it off (`quire prune` by
+   * hand or from cron then). Instances sharing a database take turns.
+   */
+  PRUNE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** How long a stopping server lets requests in flight finish before closing connections. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -9,6 +9,7 @@ import { createLogger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { startPeriodicPrune } from "./services/lifecycle/index.ts";
 import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
@@ -40,8 +41,9 @@ export interface Runtime {
    */
   responseCache?: ResponseCache;
   /**
-   * Stops the embedding worker, handing its claimed work back to the queue. The server calls
-   * it as soon as shutdown begins; `close()` calls it too.
+   * Stops the embedding worker, handing its claimed work back to the queue, and the periodic
+   * prune (after its current batch). The server calls it as soon as shutdown begins;
+   * `close()` calls it too.
    */
   stopBackground(): Promise<void>;
   /** Stops background work, writes batched key uses, closes Redis, mail and the database. */
@@ -51,7 +53,10 @@ export interface Runtime {
 export class DataDirLocked extends Error {}
 
 export interface RuntimeOptions {
-  /** Run background work in this process: the embedding worker (the server does). */
+  /**
+   * Run background work in this process: the embedding worker and the periodic prune
+   * (PRUNE_INTERVAL_SECONDS); the server does.
+   */
   background?: boolean;
   /**
    * Open the rate-limit counters (Redis when REDIS_URL is set). Default true; one-shot
@@ -212,9 +217,13 @@ export async function openRuntime(
         ...(metrics ? { onBatch: (outcome) => metrics.embeddingBatch(outcome) } : {}),
       })
     : null;
+  const prune =
+    options.background && config.PRUNE_INTERVAL_SECONDS > 0
+      ? startPeriodicPrune(services, { intervalMs: config.PRUNE_INTERVAL_SECONDS * 1000 })
+      : null;
   let stopping: Promise<void> | undefined;
   const stopBackground = () => {
-    stopping ??= worker?.stop() ?? Promise.resolve();
+    stopping ??= Promise.all([worker?.stop(), prune?.stop()]).then(() => undefined);
     return stopping;
   };
   // The server of an embedded database answers `quire backup` on its operator socket.

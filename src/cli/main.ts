@@ -1,6 +1,6 @@
 /**
- * @module The `quire` command line: serve, import, reindex, owners, agents, migrate, backup,
- * restore (and help).
+ * @module The `quire` command line: serve, import, reindex, owners, agents, prune, migrate,
+ * backup, restore (and help).
  */
 import { createReadStream, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -19,6 +19,7 @@ import {
 } from "../services/search/index.ts";
 import { backupCommand, migrateCommand, restoreCommand } from "./operations.ts";
 import { createProgress } from "./progress.ts";
+import { pruneCommand } from "./prune.ts";
 
 const USAGE = `Usage: quire <command>
 
@@ -34,6 +35,11 @@ const USAGE = `Usage: quire <command>
   agents create --owner H --name N --model M   prints the new key once
   agents verify ID [--reason TEXT]
   agents suspend ID --reason TEXT
+  prune [--dry-run] [--batch N]           delete what is past retention (expired OAuth requests
+                                          and tokens, unused clients, expired sessions and
+                                          links, abandoned unverified accounts, old idempotency
+                                          keys and resolved reports; docs/data-lifecycle.md);
+                                          --dry-run only counts (resumable: each batch commits)
   migrate --to postgres://… [--from-data-dir DIR] [--force] [--batch N]
                                           copy the embedded archive into an empty PostgreSQL
                                           database and verify it (--force resumes an
@@ -58,6 +64,10 @@ export async function main(argv: string[]): Promise<number> {
         return await withRuntime((rt) => ownersCommand(rt, sub, rest));
       case "agents":
         return await withRuntime((rt) => agentsCommand(rt, sub, rest));
+      case "prune":
+        return await withRuntime((rt) =>
+          pruneCommand(rt, [sub, ...rest].filter(isString), { usage, fail }),
+        );
       case "migrate":
         return await migrateCommand(loadConfig(), [sub, ...rest].filter(isString), { usage, fail });
       case "backup":

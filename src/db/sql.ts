@@ -156,3 +156,61 @@ export async function preparedRows<T>(
   );
   return rowsOf<T>(db, query);
 }
+
+interface PgPoolLike {
+  connect(): Promise<{
+    query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+    release(destroy?: boolean): void;
+  }>;
+}
+
+/** Locks this process holds, per driver client: one process never runs two holders at once. */
+const heldHere = new WeakMap<object, Set<number>>();
+
+/**
+ * Runs `work` only if no one else holds the advisory lock `key`, and answers whether it ran.
+ * On PostgreSQL the lock is a session lock (`pg_try_advisory_lock`) on a pool connection set
+ * aside for the whole of `work`, so `work` may commit as often as it likes on the rest of the
+ * pool while other instances on the same database find the lock taken and skip; a lost
+ * connection releases it. PGlite has one process per data directory (its pid file), so there
+ * the lock is this process's own. Never inside a transaction (which has no client to hold it).
+ */
+export async function withTryAdvisoryLock<T>(
+  db: Db,
+  key: number,
+  work: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  const driver = driverOf(db);
+  if (!driver) throw new Error("withTryAdvisoryLock needs the database, not a transaction");
+  const held = heldHere.get(driver.client) ?? new Set<number>();
+  heldHere.set(driver.client, held);
+  if (held.has(key)) return { ran: false };
+  held.add(key);
+  try {
+    if (driver.kind === "pglite") return { ran: true, value: await work() };
+    const session = await (driver.client as unknown as PgPoolLike).connect();
+    // A connection that failed a lock statement is closed, not reused: closing it ends its
+    // session, and with it any lock it holds.
+    let broken = false;
+    try {
+      const { rows } = await session
+        .query("select pg_try_advisory_lock($1) as ok", [key])
+        .catch((error: unknown) => {
+          broken = true;
+          throw error;
+        });
+      if ((rows[0] as { ok?: boolean } | undefined)?.ok !== true) return { ran: false };
+      try {
+        return { ran: true, value: await work() };
+      } finally {
+        await session.query("select pg_advisory_unlock($1)", [key]).catch(() => {
+          broken = true;
+        });
+      }
+    } finally {
+      session.release(broken);
+    }
+  } finally {
+    held.delete(key);
+  }
+}

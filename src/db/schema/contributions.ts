@@ -95,5 +95,8 @@ export const idempotencyKeys = pgTable(
     response: jsonb("response").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
 );

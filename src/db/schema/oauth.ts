@@ -8,28 +8,43 @@ import { timestamptz } from "./types.ts";
 /**
  * Clients registered by RFC 7591 dynamic registration. Every client is public (PKCE is its
  * proof), so no client secret exists to store. `metadata` is the registration response.
+ * `refreshed_at` is when the row was last written: its registration, or the latest fetch of
+ * its Client ID Metadata Document (a trigger of migration 0012 keeps it, whoever writes), so
+ * the prune never removes a client whose document an instance may still hold in its cache.
  */
-export const oauthClients = pgTable("oauth_clients", {
-  clientId: text("client_id").primaryKey(),
-  name: text("name").notNull(),
-  metadata: jsonb("metadata").notNull(),
-  createdAt: timestamptz("created_at").notNull().defaultNow(),
-});
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    clientId: text("client_id").primaryKey(),
+    name: text("name").notNull(),
+    metadata: jsonb("metadata").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    refreshedAt: timestamptz("refreshed_at").notNull().defaultNow(),
+  },
+  (t) => [index("oauth_clients_refreshed_idx").on(t.refreshedAt)],
+);
 
 /** An authorization request the library has validated, waiting for the owner's consent. */
-export const oauthRequests = pgTable("oauth_requests", {
-  id: text("id").primaryKey(),
-  clientId: text("client_id")
-    .notNull()
-    .references(() => oauthClients.clientId, { onDelete: "cascade" }),
-  redirectUri: text("redirect_uri").notNull(),
-  codeChallenge: text("code_challenge").notNull(),
-  state: text("state"),
-  scope: text("scope").notNull(),
-  resource: text("resource").notNull(),
-  createdAt: timestamptz("created_at").notNull().defaultNow(),
-  expiresAt: timestamptz("expires_at").notNull(),
-});
+export const oauthRequests = pgTable(
+  "oauth_requests",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.clientId, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    state: text("state"),
+    scope: text("scope").notNull(),
+    resource: text("resource").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [
+    index("oauth_requests_expires_idx").on(t.expiresAt),
+    index("oauth_requests_client_idx").on(t.clientId),
+  ],
+);
 
 /**
  * One approval: a client acting as one agent for one resource. The authorization code is
@@ -63,6 +78,7 @@ export const oauthGrants = pgTable(
   (t) => [
     uniqueIndex("oauth_grants_code_idx").on(t.codeHash),
     index("oauth_grants_agent_idx").on(t.agentId),
+    index("oauth_grants_client_idx").on(t.clientId),
   ],
 );
 
@@ -81,6 +97,7 @@ export const oauthTokens = pgTable(
   },
   (t) => [
     index("oauth_tokens_grant_idx").on(t.grantId),
+    index("oauth_tokens_expires_idx").on(t.expiresAt),
     check("oauth_tokens_kind_check", sql`${t.kind} in ('access', 'refresh')`),
   ],
 );

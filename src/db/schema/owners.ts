@@ -19,6 +19,8 @@ export const owners = pgTable(
   (t) => [
     uniqueIndex("owners_handle_lower_idx").on(sql`lower(${t.handle})`),
     uniqueIndex("owners_email_lower_idx").on(sql`lower(${t.email})`),
+    /** Accounts never verified, oldest first: what the prune looks at (services/lifecycle). */
+    index("owners_unverified_idx").on(t.createdAt).where(sql`${t.emailVerifiedAt} is null`),
     check("owners_role_check", sql`${t.role} in ('owner', 'moderator')`),
   ],
 );
@@ -35,7 +37,7 @@ export const sessions = pgTable(
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     expiresAt: timestamptz("expires_at").notNull(),
   },
-  (t) => [index("sessions_owner_idx").on(t.ownerId)],
+  (t) => [index("sessions_owner_idx").on(t.ownerId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 /** Email verification and password reset links; single use, stored hashed. */
@@ -51,5 +53,8 @@ export const emailTokens = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
     usedAt: timestamptz("used_at"),
   },
-  (t) => [index("email_tokens_owner_idx").on(t.ownerId)],
+  (t) => [
+    index("email_tokens_owner_idx").on(t.ownerId),
+    index("email_tokens_expires_idx").on(t.expiresAt),
+  ],
 );

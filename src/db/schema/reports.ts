@@ -30,6 +30,7 @@ export const reports = pgTable(
   (t) => [
     index("reports_open_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'open'`),
     index("reports_target_idx").on(t.targetType, t.targetId),
+    index("reports_resolved_idx").on(t.resolvedAt).where(sql`${t.status} = 'resolved'`),
     check(
       "reports_resolution_check",
       sql`(${t.status} = 'open' and ${t.outcome} is null and ${t.resolvedAt} is null)

@@ -2,7 +2,11 @@
 export { createComment } from "./create-comment.ts";
 export { createHumanReview } from "./create-human-review.ts";
 export { createReview } from "./create-review.ts";
-export { IDEMPOTENCY_KEY_MAX_CHARS, idempotencyKeyProblem } from "./idempotency.ts";
+export {
+  IDEMPOTENCY_KEY_MAX_CHARS,
+  IDEMPOTENCY_TTL_SECONDS,
+  idempotencyKeyProblem,
+} from "./idempotency.ts";
 export { listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {

@@ -8,6 +8,7 @@ export {
   type PendingAuthorization,
 } from "./authorize.ts";
 export {
+  CLIENT_METADATA_LIMITS,
   type ClientMetadataDocuments,
   createClientMetadataDocuments,
 } from "./client-metadata.ts";
@@ -21,4 +22,4 @@ export {
 export { OAuthRefusal } from "./errors.ts";
 export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
 export { mcpResourceOf } from "./resource.ts";
-export { AGENT_SCOPE, isAccessToken } from "./secrets.ts";
+export { AGENT_SCOPE, isAccessToken, LIFETIMES } from "./secrets.ts";

@@ -8,7 +8,12 @@ export {
 } from "./create.ts";
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password.ts";
 export { requestPasswordReset, resetPassword } from "./reset-password.ts";
-export { type OwnerSession, SESSION_TTL_MS, sessionFromToken } from "./session.ts";
+export {
+  type OwnerSession,
+  SESSION_TTL_MS,
+  SESSIONS_PER_OWNER,
+  sessionFromToken,
+} from "./session.ts";
 export { setOwnerRole } from "./set-role.ts";
 export { signIn } from "./sign-in.ts";
 export { signOut } from "./sign-out.ts";

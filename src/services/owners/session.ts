@@ -1,5 +1,5 @@
 /** @module Site sessions: the cookie carries a random token, the table only its SHA-256. */
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { owners, sessions } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
@@ -7,6 +7,13 @@ import { hashToken, isTokenShaped, newToken } from "./tokens.ts";
 
 /** Sessions last 14 days from sign-in (absolute; no sliding renewal). */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/**
+ * Live sessions one owner may have: a sign-in beyond it ends the oldest. Enough for every
+ * browser and device a person uses; without it, one account signing in from a script could
+ * add a row per form post for 14 days (docs/data-lifecycle.md).
+ */
+export const SESSIONS_PER_OWNER = 20;
 
 export interface SessionOwner {
   id: string;
@@ -34,9 +41,18 @@ export async function createSession(
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   // Expired sessions of this owner go now, so the table does not grow with abandoned ones.
   await db.delete(sessions).where(and(eq(sessions.ownerId, ownerId), lte(sessions.expiresAt, now)));
-  await db
-    .insert(sessions)
-    .values({ tokenHash: hashToken(token), ownerId, csrfSecret, createdAt: now, expiresAt });
+  const tokenHash = hashToken(token);
+  await db.insert(sessions).values({ tokenHash, ownerId, csrfSecret, createdAt: now, expiresAt });
+  // The new session and the newest others up to the limit stay; older ones end.
+  await db.delete(sessions).where(
+    and(
+      eq(sessions.ownerId, ownerId),
+      ne(sessions.tokenHash, tokenHash),
+      sql`${sessions.tokenHash} not in (
+        select token_hash from sessions where owner_id = ${ownerId} and token_hash <> ${tokenHash}
+        order by created_at desc, token_hash desc limit ${SESSIONS_PER_OWNER - 1})`,
+    ),
+  );
   return { token, expiresAt, csrfSecret };
 }
 

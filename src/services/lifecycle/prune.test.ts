@@ -1,0 +1,496 @@
+/**
+ * pruneStores on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): for every
+ * store, rows past retention go and rows within it stay; batches; the lock between instances.
+ */
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../db/client.ts";
+import {
+  emailTokens,
+  idempotencyKeys,
+  moderationEvents,
+  oauthClients,
+  oauthGrants,
+  oauthRequests,
+  oauthTokens,
+  owners,
+  reports,
+  sessions,
+} from "../../db/schema/index.ts";
+import { rowsOf, withTryAdvisoryLock } from "../../db/sql.ts";
+import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
+import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
+import { hashKey } from "../agents/keys.ts";
+import type { ServiceContext } from "../context.ts";
+import { Forbidden } from "../errors.ts";
+import { exchangeRefreshToken, OAuthRefusal } from "../oauth/index.ts";
+import {
+  ANOTHER_INSTANCE,
+  OWNER_REFERENCES,
+  PRUNE_LOCK_KEY,
+  type PruneReport,
+  pruneStores,
+} from "./index.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let database: Database;
+let clock: ReturnType<typeof fixedClock>;
+let ctx: ServiceContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  clock = fixedClock();
+  ctx = testContext(database, { clock, caller: operator });
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+const now = () => clock.now();
+const ago = (ms: number) => new Date(now().getTime() - ms);
+const ahead = (ms: number) => new Date(now().getTime() + ms);
+const unique = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
+
+async function prune(options: { batchSize?: number } = {}) {
+  const report = await pruneStores(ctx, options);
+  if (report.outcome !== "pruned") throw new Error(`prune ${report.outcome}`);
+  for (const store of report.stores) expect(store.error, store.store).toBeUndefined();
+  return report;
+}
+
+function rowsIn(report: PruneReport, store: string): number {
+  if (report.outcome === "skipped") return 0;
+  return report.stores.find((s) => s.store === store)?.rows ?? 0;
+}
+
+async function exists(table: string, column: string, value: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(
+    ctx.db,
+    sql`select 1 as one from ${sql.identifier(table)} where ${sql.identifier(column)} = ${value}`,
+  );
+  return rows.length > 0;
+}
+
+async function client(refreshedAgoMs = 0): Promise<string> {
+  const clientId = unique("client");
+  await ctx.db.insert(oauthClients).values({
+    clientId,
+    name: "Test client",
+    metadata: { client_id: clientId, redirect_uris: ["https://app.test/cb"] },
+    createdAt: ago(refreshedAgoMs),
+  });
+  return clientId;
+}
+
+async function request(clientId: string, expiresAt: Date): Promise<string> {
+  const id = unique("oar");
+  await ctx.db.insert(oauthRequests).values({
+    id,
+    clientId,
+    redirectUri: "https://app.test/cb",
+    codeChallenge: "x".repeat(43),
+    state: "s",
+    scope: "agent",
+    resource: "http://quire.test/mcp",
+    createdAt: ago(HOUR),
+    expiresAt,
+  });
+  return id;
+}
+
+let grantOwner: { ownerId: string; agentId: string } | undefined;
+
+async function grantParty() {
+  if (!grantOwner) {
+    const owner = await makeOwner(ctx);
+    const agent = await makeAgent(ctx, owner.handle);
+    grantOwner = { ownerId: owner.id, agentId: agent.id };
+  }
+  return grantOwner;
+}
+
+async function grant(
+  clientId: string,
+  state: { codeUsedAt?: Date | null; codeExpiresAt?: Date; revokedAt?: Date | null } = {},
+): Promise<string> {
+  const { ownerId, agentId } = await grantParty();
+  const id = unique("ogr");
+  await ctx.db.insert(oauthGrants).values({
+    id,
+    clientId,
+    agentId,
+    ownerId,
+    resource: "http://quire.test/mcp",
+    scope: "agent",
+    redirectUri: "https://app.test/cb",
+    codeChallenge: "x".repeat(43),
+    codeHash: hashKey(unique("code")),
+    codeExpiresAt: state.codeExpiresAt ?? ago(40 * DAY),
+    codeUsedAt: state.codeUsedAt === undefined ? ago(40 * DAY) : state.codeUsedAt,
+    revokedAt: state.revokedAt ?? null,
+    createdAt: ago(40 * DAY),
+  });
+  return id;
+}
+
+async function token(
+  grantId: string,
+  kind: "access" | "refresh",
+  expiresAt: Date,
+  usedAt: Date | null = null,
+): Promise<{ raw: string; hash: string }> {
+  const raw = unique(`quire_${kind === "access" ? "at" : "rt"}`);
+  const hash = hashKey(raw);
+  await ctx.db
+    .insert(oauthTokens)
+    .values({ tokenHash: hash, grantId, kind, createdAt: ago(DAY), expiresAt, usedAt });
+  return { raw, hash };
+}
+
+async function unverifiedOwner(createdAgoMs: number): Promise<string> {
+  const owner = await makeOwner(ctx, { verified: false });
+  await ctx.db
+    .update(owners)
+    .set({ createdAt: ago(createdAgoMs) })
+    .where(eq(owners.id, owner.id));
+  return owner.id;
+}
+
+describe("pruneStores: each store loses what is past retention and keeps the rest", () => {
+  it("oauth_requests: expired requests go, pending ones stay", async () => {
+    const clientId = await client();
+    const expired = await request(clientId, ago(1000));
+    const pending = await request(clientId, ahead(5 * 60_000));
+    const report = await prune();
+    expect(rowsIn(report, "oauth_requests")).toBeGreaterThanOrEqual(1);
+    expect(await exists("oauth_requests", "id", expired)).toBe(false);
+    expect(await exists("oauth_requests", "id", pending)).toBe(true);
+  });
+
+  it("oauth_tokens: expired access and unused refresh tokens go a day after expiry; a used refresh token stays while its grant lives, so its replay still revokes the family", async () => {
+    const clientId = await client();
+    const grantId = await grant(clientId);
+    const oldAccess = await token(grantId, "access", ago(DAY + HOUR));
+    const recentAccess = await token(grantId, "access", ago(HOUR));
+    const oldUnusedRefresh = await token(grantId, "refresh", ago(DAY + HOUR));
+    const usedRefresh = await token(grantId, "refresh", ahead(10 * DAY), ago(HOUR));
+    const longUsedRefresh = await token(grantId, "refresh", ago(31 * DAY), ago(59 * DAY));
+    const live = await token(grantId, "refresh", ahead(29 * DAY));
+
+    await prune();
+    expect(await exists("oauth_tokens", "token_hash", oldAccess.hash)).toBe(false);
+    expect(await exists("oauth_tokens", "token_hash", oldUnusedRefresh.hash)).toBe(false);
+    expect(await exists("oauth_tokens", "token_hash", longUsedRefresh.hash)).toBe(false);
+    expect(await exists("oauth_tokens", "token_hash", recentAccess.hash)).toBe(true);
+    expect(await exists("oauth_tokens", "token_hash", usedRefresh.hash)).toBe(true);
+    expect(await exists("oauth_tokens", "token_hash", live.hash)).toBe(true);
+
+    // Reuse detection still works after the prune: the used token revokes the grant.
+    await expect(
+      exchangeRefreshToken(ctx, { clientId, refreshToken: usedRefresh.raw }),
+    ).rejects.toThrow(OAuthRefusal);
+    const [after] = await ctx.db
+      .select({ revokedAt: oauthGrants.revokedAt })
+      .from(oauthGrants)
+      .where(eq(oauthGrants.id, grantId));
+    expect(after?.revokedAt).not.toBeNull();
+  });
+
+  it("oauth_grants: revoked, never exchanged or with every refresh token expired a day ago, they go with their tokens; a live grant stays", async () => {
+    const clientId = await client();
+    const revoked = await grant(clientId, { revokedAt: ago(DAY + HOUR) });
+    const revokedToken = await token(revoked, "refresh", ahead(20 * DAY), ago(DAY));
+    const justRevoked = await grant(clientId, { revokedAt: ago(HOUR) });
+    await token(justRevoked, "refresh", ahead(20 * DAY));
+    const neverExchanged = await grant(clientId, { codeUsedAt: null, codeExpiresAt: ago(2 * DAY) });
+    const codePending = await grant(clientId, { codeUsedAt: null, codeExpiresAt: ahead(30_000) });
+    const ended = await grant(clientId);
+    const endedUsed = await token(ended, "refresh", ago(2 * DAY), ago(3 * DAY));
+    await token(ended, "refresh", ago(DAY + HOUR));
+    const alive = await grant(clientId);
+    await token(alive, "refresh", ahead(DAY));
+
+    await prune();
+    for (const gone of [revoked, neverExchanged, ended]) {
+      expect(await exists("oauth_grants", "id", gone), gone).toBe(false);
+    }
+    for (const kept of [justRevoked, codePending, alive]) {
+      expect(await exists("oauth_grants", "id", kept), kept).toBe(true);
+    }
+    expect(await exists("oauth_tokens", "token_hash", revokedToken.hash)).toBe(false);
+    expect(await exists("oauth_tokens", "token_hash", endedUsed.hash)).toBe(false);
+  });
+
+  it("oauth_clients: unused for 25 hours they go; a grant, a pending request or a fresh registration keeps one", async () => {
+    const unused = await client(26 * HOUR);
+    const fresh = await client(HOUR);
+    const withGrant = await client(40 * DAY);
+    await grant(withGrant, { codeUsedAt: null, codeExpiresAt: ahead(30_000) });
+    const withRequest = await client(40 * DAY);
+    await request(withRequest, ahead(5 * 60_000));
+
+    const report = await prune();
+    expect(rowsIn(report, "oauth_clients")).toBeGreaterThanOrEqual(1);
+    expect(await exists("oauth_clients", "client_id", unused)).toBe(false);
+    for (const kept of [fresh, withGrant, withRequest]) {
+      expect(await exists("oauth_clients", "client_id", kept), kept).toBe(true);
+    }
+  });
+
+  it("oauth_clients: a metadata document fetched again refreshes its row (the trigger), so a client an instance may still have cached stays", async () => {
+    const clientId = await client(40 * DAY);
+    // What getClient's upsert does with each fresh copy of a document.
+    await ctx.db
+      .update(oauthClients)
+      .set({ name: "Fetched again" })
+      .where(eq(oauthClients.clientId, clientId));
+    const [row] = await ctx.db
+      .select({ refreshedAt: oauthClients.refreshedAt })
+      .from(oauthClients)
+      .where(eq(oauthClients.clientId, clientId));
+    const refreshed = row?.refreshedAt as Date;
+    expect(refreshed.getTime()).toBeGreaterThan(ago(DAY).getTime());
+
+    const real = fixedClock(new Date(refreshed.getTime() + 24 * HOUR));
+    const at = (c: typeof real) => testContext(database, { clock: c, caller: operator });
+    await pruneStores(at(real));
+    expect(await exists("oauth_clients", "client_id", clientId)).toBe(true);
+    real.advance(2 * HOUR);
+    await pruneStores(at(real));
+    expect(await exists("oauth_clients", "client_id", clientId)).toBe(false);
+  });
+
+  it("sessions: expired sessions go, live ones stay", async () => {
+    const owner = await makeOwner(ctx);
+    const expired = unique("s");
+    const live = unique("s");
+    await ctx.db.insert(sessions).values([
+      { tokenHash: expired, ownerId: owner.id, csrfSecret: "c", expiresAt: ago(1000) },
+      { tokenHash: live, ownerId: owner.id, csrfSecret: "c", expiresAt: ahead(DAY) },
+    ]);
+    await prune();
+    expect(await exists("sessions", "token_hash", expired)).toBe(false);
+    expect(await exists("sessions", "token_hash", live)).toBe(true);
+  });
+
+  it("email_tokens: used or expired links go, live ones stay", async () => {
+    const owner = await makeOwner(ctx);
+    const [expired, used, live] = [unique("e"), unique("e"), unique("e")];
+    await ctx.db.insert(emailTokens).values([
+      { tokenHash: expired, ownerId: owner.id, purpose: "reset_password", expiresAt: ago(1000) },
+      {
+        tokenHash: used,
+        ownerId: owner.id,
+        purpose: "verify_email",
+        expiresAt: ahead(DAY),
+        usedAt: ago(1000),
+      },
+      { tokenHash: live, ownerId: owner.id, purpose: "verify_email", expiresAt: ahead(DAY) },
+    ]);
+    await prune();
+    expect(await exists("email_tokens", "token_hash", expired)).toBe(false);
+    expect(await exists("email_tokens", "token_hash", used)).toBe(false);
+    expect(await exists("email_tokens", "token_hash", live)).toBe(true);
+  });
+
+  it("owners: an account never verified goes 7 days after sign-up when it owns nothing and has no live link or session; every other account stays", async () => {
+    const abandoned = await unverifiedOwner(8 * DAY);
+    const recent = await unverifiedOwner(6 * DAY);
+    const verified = (await makeOwner(ctx)).id;
+    await ctx.db
+      .update(owners)
+      .set({ createdAt: ago(400 * DAY) })
+      .where(eq(owners.id, verified));
+    const withAgent = await unverifiedOwner(8 * DAY);
+    const [{ handle } = { handle: "" }] = await ctx.db
+      .select({ handle: owners.handle })
+      .from(owners)
+      .where(eq(owners.id, withAgent));
+    await makeAgent(ctx, handle);
+    const withLink = await unverifiedOwner(8 * DAY);
+    await ctx.db.insert(emailTokens).values({
+      tokenHash: unique("e"),
+      ownerId: withLink,
+      purpose: "verify_email",
+      expiresAt: ahead(DAY),
+    });
+    const withSession = await unverifiedOwner(8 * DAY);
+    await ctx.db.insert(sessions).values({
+      tokenHash: unique("s"),
+      ownerId: withSession,
+      csrfSecret: "c",
+      expiresAt: ahead(DAY),
+    });
+    const moderated = await unverifiedOwner(8 * DAY);
+    await ctx.db.insert(moderationEvents).values({
+      id: unique("mod"),
+      actor: "moderator",
+      action: "owner.note",
+      targetType: "owner",
+      targetId: moderated,
+      reason: "kept for the log",
+      createdAt: ago(DAY),
+    });
+
+    const report = await prune();
+    expect(rowsIn(report, "owners")).toBe(1);
+    expect(await exists("owners", "id", abandoned)).toBe(false);
+    for (const kept of [recent, verified, withAgent, withLink, withSession, moderated]) {
+      expect(await exists("owners", "id", kept), kept).toBe(true);
+    }
+  });
+
+  it("owners: every foreign key to owners that does not cascade is one the prune checks", async () => {
+    const references = await rowsOf<{ table: string; column: string }>(
+      ctx.db,
+      sql`select c.conrelid::regclass::text as table, a.attname as column
+          from pg_constraint c
+          join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any(c.conkey)
+          where c.contype = 'f' and c.confrelid = 'owners'::regclass and c.confdeltype <> 'c'
+          order by 1, 2`,
+    );
+    const checked = OWNER_REFERENCES.map((r) => `${r.table}.${r.column}`).sort();
+    expect(references.map((r) => `${r.table}.${r.column}`).sort()).toEqual(checked);
+  });
+
+  it("idempotency_keys: keys older than their 24-hour replay window go", async () => {
+    const owner = await makeOwner(ctx);
+    const agent = await makeAgent(ctx, owner.handle);
+    const base = { agentId: agent.id, requestHash: "h", status: 201, response: "{}" };
+    await ctx.db.insert(idempotencyKeys).values([
+      { ...base, key: "old", createdAt: ago(DAY + 1000) },
+      { ...base, key: "live", createdAt: ago(DAY - 60_000) },
+    ]);
+    await prune();
+    const left = await ctx.db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.agentId, agent.id));
+    expect(left.map((r) => r.key)).toEqual(["live"]);
+  });
+
+  it("reports: resolved reports go 180 days after resolution; open ones stay however old", async () => {
+    const { paper_id: paperId } = await publishPaper(ctx);
+    const base = { targetType: "paper" as const, targetId: paperId, paperId, reason: "spam" };
+    const [oldResolved, recentResolved, oldOpen] = [unique("rpt"), unique("rpt"), unique("rpt")];
+    await ctx.db.insert(reports).values([
+      {
+        ...base,
+        id: oldResolved,
+        status: "resolved",
+        outcome: "dismissed",
+        resolvedAt: ago(181 * DAY),
+        createdAt: ago(200 * DAY),
+      },
+      {
+        ...base,
+        id: recentResolved,
+        status: "resolved",
+        outcome: "actioned",
+        resolvedAt: ago(179 * DAY),
+        createdAt: ago(200 * DAY),
+      },
+      { ...base, id: oldOpen, createdAt: ago(400 * DAY) },
+    ]);
+    await prune();
+    expect(await exists("reports", "id", oldResolved)).toBe(false);
+    expect(await exists("reports", "id", recentResolved)).toBe(true);
+    expect(await exists("reports", "id", oldOpen)).toBe(true);
+  });
+});
+
+describe("pruneStores: batches, dry runs, the lock", () => {
+  it("works through a backlog larger than a batch, one committed batch at a time, and a dry run counts it without deleting", async () => {
+    await prune();
+    const owner = await makeOwner(ctx);
+    await ctx.db.insert(sessions).values(
+      Array.from({ length: 25 }, (_, i) => ({
+        tokenHash: unique(`backlog${i}`),
+        ownerId: owner.id,
+        csrfSecret: "c",
+        expiresAt: ago(DAY),
+      })),
+    );
+
+    const counted = await pruneStores(ctx, { dryRun: true });
+    expect(counted.outcome).toBe("counted");
+    expect(rowsIn(counted, "sessions")).toBe(25);
+    expect(rowsIn(counted, "oauth_requests")).toBe(0);
+
+    const progress: number[] = [];
+    const report = await pruneStores(ctx, {
+      batchSize: 10,
+      onProgress: (p) => {
+        if (p.store === "sessions") progress.push(p.rows);
+      },
+    });
+    expect(report.outcome).toBe("pruned");
+    if (report.outcome !== "pruned") return;
+    expect(report.stores.find((s) => s.store === "sessions")).toEqual({
+      store: "sessions",
+      rows: 25,
+      batches: 3,
+    });
+    expect(progress).toEqual([10, 20, 25]);
+    expect(rowsIn(await pruneStores(ctx, { dryRun: true }), "sessions")).toBe(0);
+  });
+
+  it("a second prune while another instance holds the lock skips, saying so (on PostgreSQL another pool, so the advisory lock decides)", async () => {
+    const other = await secondInstance(database);
+    try {
+      const otherCtx = testContext(other, { clock, caller: operator });
+      let release: () => void = () => {};
+      const holding = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let entered: () => void = () => {};
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const holder = withTryAdvisoryLock(database.db, PRUNE_LOCK_KEY, async () => {
+        entered();
+        await holding;
+      });
+      await inside;
+      expect(await pruneStores(otherCtx)).toEqual({ outcome: "skipped", reason: ANOTHER_INSTANCE });
+      release();
+      expect((await holder).ran).toBe(true);
+      expect((await pruneStores(otherCtx)).outcome).toBe("pruned");
+    } finally {
+      if (other !== database) await other.close();
+    }
+  });
+
+  it("only the operator prunes", async () => {
+    await expect(pruneStores({ ...ctx, caller: { kind: "anonymous" } })).rejects.toThrow(Forbidden);
+  });
+
+  it("a store that fails is reported and the others are still pruned", async () => {
+    const owner = await makeOwner(ctx);
+    const expired = unique("s");
+    await ctx.db
+      .insert(sessions)
+      .values({ tokenHash: expired, ownerId: owner.id, csrfSecret: "c", expiresAt: ago(1000) });
+    // The reports table is gone from under the prune (its statements fail; owners' too).
+    await ctx.db.execute(sql`alter table reports rename to reports_away`);
+    try {
+      const report = await pruneStores(ctx);
+      if (report.outcome !== "pruned") throw new Error(report.outcome);
+      expect(report.stores.find((s) => s.store === "reports")?.error).toMatch(/reports/);
+      expect(await exists("sessions", "token_hash", expired)).toBe(false);
+    } finally {
+      await ctx.db.execute(sql`alter table reports_away rename to reports`);
+    }
+  });
+});
+
+/** Another instance on the same database: a second pool on PostgreSQL; PGlite has one process. */
+async function secondInstance(db: Database): Promise<Database> {
+  if (db.kind !== "postgres") return db;
+  const pool = (db.db as unknown as { $client: { options: { connectionString: string } } }).$client;
+  return openDatabase({ databaseUrl: pool.options.connectionString, migrate: false, poolSize: 2 });
+}
