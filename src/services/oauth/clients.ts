@@ -64,10 +64,9 @@ export async function getClient(
 ): Promise<OAuthClient | undefined> {
   const documents = ctx.clientMetadata;
   if (documents && isClientMetadataUrl(input.clientId, documents.policy)) {
-    const found = await clientFromMetadataDocument(ctx, documents, input.clientId);
-    const client = publicClient(found.client);
-    if (found.fetched) {
-      await ctx.db
+    const found = await clientFromMetadataDocument(ctx, documents, input.clientId, (fetched) => {
+      const client = publicClient(fetched);
+      return ctx.db
         .insert(oauthClients)
         .values({
           clientId: client.client_id,
@@ -78,9 +77,10 @@ export async function getClient(
         .onConflictDoUpdate({
           target: oauthClients.clientId,
           set: { name: nameOf(client), metadata: client },
-        });
-    }
-    return client;
+        })
+        .then(() => undefined);
+    });
+    return publicClient(found.client);
   }
   if (input.clientId.length > 200) return undefined;
   const [row] = await ctx.db
