@@ -10,6 +10,7 @@ import { Forbidden, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { OAuthClient } from "./clients.ts";
 import { requireMcpResource } from "./resource.ts";
+import { assertStorableAuthorization } from "./schemas.ts";
 import { AGENT_SCOPE, after, LIFETIMES, mintSecret } from "./secrets.ts";
 
 export interface AuthorizationParams {
@@ -23,13 +24,15 @@ export interface AuthorizationParams {
 /**
  * Keeps a request the protocol library has already checked (known client, registered
  * redirect URI, S256 challenge) until the owner decides, and returns its id for the consent
- * page's URL. The resource must be this server's `/mcp` (RFC 8707). Whatever scopes the
+ * page's URL. `state` and the challenge are bounded (`assertStorableAuthorization`). The
+ * resource must be this server's `/mcp` (RFC 8707). Whatever scopes the
  * client asks for, it is offered the one scope there is: acting as the agent chosen.
  */
 export async function createAuthorizationRequest(
   ctx: ServiceContext,
   input: { client: OAuthClient; params: AuthorizationParams },
 ): Promise<{ requestId: string }> {
+  assertStorableAuthorization(input.params);
   const resource = requireMcpResource(ctx, input.params.resource);
   const now = ctx.clock.now();
   const requestId = `oar_${randomBytes(24).toString("base64url")}`;

@@ -13,6 +13,7 @@ import { Unavailable } from "../errors.ts";
 import type { OAuthClient } from "./clients.ts";
 import { OAuthRefusal } from "./errors.ts";
 import { isLoopbackAddress, isPublicAddress } from "./public-address.ts";
+import { assertStorableClientMetadata } from "./schemas.ts";
 
 /** The bounds on fetching a client's document: small, quick, cached, never redirected. */
 export const CLIENT_METADATA_LIMITS = {
@@ -198,7 +199,8 @@ function fetchDocument(
 
 /**
  * The document's rules: a JSON object whose `client_id` is exactly the URL it came from, with
- * valid redirect URIs (the MCP SDK's RFC 7591 schema), and no client secret or secret-based
+ * valid redirect URIs (the MCP SDK's RFC 7591 schema, then Quire's: https or loopback, and
+ * the bounds of `OAUTH_INPUT_LIMITS`, as for registration), and no client secret or secret-based
  * authentication method (the draft forbids shared secrets; Quire's clients are all public).
  */
 export async function validateClientMetadata(clientId: string, text: string): Promise<OAuthClient> {
@@ -234,7 +236,14 @@ export async function validateClientMetadata(clientId: string, text: string): Pr
     );
   }
   if (parsed.data.redirect_uris.length === 0) throw new Refused("it lists no redirect_uris");
-  return { ...parsed.data, client_id: clientId };
+  const client = { ...parsed.data, client_id: clientId };
+  try {
+    assertStorableClientMetadata(client);
+  } catch (error) {
+    if (error instanceof OAuthRefusal) throw new Refused(error.message.replace(/\.$/, ""));
+    throw error;
+  }
+  return client;
 }
 
 function remember(documents: ClientMetadataDocuments, clientId: string, entry: Cached): void {

@@ -21,4 +21,10 @@ export {
 export { OAuthRefusal } from "./errors.ts";
 export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
 export { mcpResourceOf } from "./resource.ts";
+export {
+  assertStorableAuthorization,
+  assertStorableClientMetadata,
+  OAUTH_INPUT_LIMITS,
+  redirectUriProblem,
+} from "./schemas.ts";
 export { AGENT_SCOPE, isAccessToken } from "./secrets.ts";
