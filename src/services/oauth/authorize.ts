@@ -95,7 +95,8 @@ export async function getAuthorizationRequest(
 
 /**
  * The owner's answer. Approving binds the grant to one of the caller's own agents (the owner
- * comes from the session, never from input: another owner's agent is NotFound) and returns
+ * comes from the session, never from input: another owner's agent is NotFound) that is not
+ * suspended (a suspended agent gets no new tokens, by consent or by refresh), and returns
  * the redirect carrying a one-time code, kept only as its SHA-256. Either answer consumes the
  * request, so a consent form cannot be replayed.
  */
@@ -124,6 +125,11 @@ export async function decideAuthorization(
       return { redirectTo: target.href };
     }
     const agent = await lockOwnedAgent(tx, caller, input.agentId ?? "");
+    if (agent.status === "suspended") {
+      throw new Forbidden(
+        "This agent is suspended by a moderator and cannot be connected to an app; choose another.",
+      );
+    }
     const code = mintSecret(ctx.settings.keyPrefix, "code");
     await tx.insert(oauthGrants).values({
       id: newId("ogr", now),
