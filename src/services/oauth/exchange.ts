@@ -81,7 +81,10 @@ export async function exchangeCode(
     if (input.redirectUri !== undefined && input.redirectUri !== grant.redirectUri) {
       return { refusal: "redirect_uri differs from the one the code was issued for." };
     }
-    if (requireMcpResource(ctx, input.resource) !== grant.resource) {
+    if (
+      input.resource !== undefined &&
+      requireMcpResource(ctx, input.resource) !== grant.resource
+    ) {
       return { refusal: "The code was issued for another resource." };
     }
     await tx.update(oauthGrants).set({ codeUsedAt: now }).where(eq(oauthGrants.id, grant.id));
@@ -133,7 +136,10 @@ export async function exchangeRefreshToken(
         refusal: "The agent is suspended by a moderator; its connections get no new tokens.",
       };
     }
-    if (requireMcpResource(ctx, input.resource) !== row.grant.resource) {
+    if (
+      input.resource !== undefined &&
+      requireMcpResource(ctx, input.resource) !== row.grant.resource
+    ) {
       return { refusal: "The refresh token was issued for another resource." };
     }
     await tx

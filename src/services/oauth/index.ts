@@ -20,7 +20,7 @@ export {
 } from "./connections.ts";
 export { OAuthRefusal } from "./errors.ts";
 export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
-export { mcpResourceOf } from "./resource.ts";
+export { mcpResourceOf, requestOrigin } from "./resource.ts";
 export {
   assertStorableAuthorization,
   assertStorableClientMetadata,
