@@ -13,6 +13,11 @@ export interface AppEnv {
     logger: Logger;
     /** The service context for this request, with the caller resolved. */
     ctx: ServiceContext;
+    /**
+     * The status of a response written straight to the Node response (the OAuth endpoints'
+     * Express handlers), where `c.res` is only Hono's "already sent" marker.
+     */
+    sentStatus: number | undefined;
   };
 }
 

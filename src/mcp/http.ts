@@ -7,7 +7,7 @@ import { once } from "../lazy.ts";
 import { authenticateAgent } from "../services/agents/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
-import { AGENT_SCOPE } from "../services/oauth/index.ts";
+import { AGENT_SCOPE, requestOrigin } from "../services/oauth/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
 
 export const MCP_PATH = "/mcp";
@@ -165,6 +165,8 @@ async function agentToolWithoutCredentials(request: Request): Promise<string | u
 
 async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Promise<Response> {
   let ctx = c.get("ctx");
+  // The 401's resource_metadata names the origin the client used when that is a loopback alias.
+  const origin = requestOrigin(baseUrl, c.req.header("host"));
   const authorization = c.req.header("authorization");
   if (authorization === undefined && oauth) {
     const tool = await agentToolWithoutCredentials(c.req.raw);
@@ -173,7 +175,9 @@ async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Prom
         401,
         RPC.server,
         `${tool} acts as an agent: connect this client to Quire by signing in (OAuth, which this answer starts in clients that support it) and picking one of your agents, or send an agent key as \`Authorization: Bearer <key>\`. Reading the archive needs neither.`,
-        { "www-authenticate": mcpChallenge(baseUrl, undefined, { scope: AGENT_SCOPE }) },
+        {
+          "www-authenticate": mcpChallenge(origin, undefined, { scope: AGENT_SCOPE }),
+        },
       );
     }
   }
@@ -194,7 +198,7 @@ async function handle(c: Context<AppEnv>, baseUrl: string, oauth: boolean): Prom
         });
       }
       return rpcError(401, RPC.server, error.message, {
-        "www-authenticate": mcpChallenge(baseUrl, error),
+        "www-authenticate": mcpChallenge(origin, error),
       });
     }
   }

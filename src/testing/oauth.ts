@@ -5,19 +5,26 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { buildApp } from "../app.ts";
 import { oauthTokens } from "../db/schema/index.ts";
 import { signedInClient } from "../http/pages/pages.test-helpers.ts";
+import { createMetrics } from "../metrics.ts";
 import { hashKey } from "../services/agents/keys.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createClientMetadataDocuments } from "../services/oauth/index.ts";
+import { createTestApp } from "./app.ts";
 import { type ServedApp, serveTestApp } from "./mcp.ts";
 import { overHttp, PageClient } from "./page-client.ts";
 import { freePort } from "./scratch.ts";
@@ -36,6 +43,60 @@ export async function serveOAuthApp(): Promise<ServedApp> {
     },
     port,
   );
+}
+
+/**
+ * The OAuth app served over a database nobody answers at (a refused connection, as in an
+ * outage), with its own metrics; `test.ctx` keeps the real database, for set-up and counts.
+ */
+export async function serveOAuthAppInOutage(): Promise<ServedApp> {
+  const dead = new pg.Pool({
+    connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/x`,
+  });
+  dead.on("error", () => {});
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const test = await createTestApp({ baseUrl: url });
+  const metrics = createMetrics();
+  const app = buildApp({
+    services: { ...test.ctx, db: drizzle(dead) as unknown as typeof test.ctx.db },
+    logger: test.ctx.logger,
+    baseUrl: url,
+    trustProxy: [],
+    metrics,
+  });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port }, () => resolve(s));
+  });
+  if ((server.address() as AddressInfo).port !== port) throw new Error(`port ${port} moved`);
+  return {
+    test: { ...test, app, metrics },
+    url,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+      await dead.end();
+      await test.close();
+    },
+  };
+}
+
+/** How many rows an OAuth table holds, to show a refusal stored nothing. */
+export async function countRows(
+  ctx: ServiceContext,
+  table: "oauth_clients" | "oauth_requests" | "oauth_grants",
+): Promise<number> {
+  const result = (await ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as {
+    rows: { n: number }[];
+  };
+  return Number(result.rows[0]?.n);
+}
+
+/** A bug, not an outage: the table pending authorizations are stored in is gone. */
+export async function dropAuthorizationRequests(ctx: ServiceContext): Promise<void> {
+  await ctx.db.execute(sql`drop table oauth_requests`);
 }
 
 export interface MetadataAnswer {

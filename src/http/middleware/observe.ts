@@ -78,7 +78,7 @@ export function observe(deps: ObserveDeps): MiddlewareHandler<AppEnv> {
     const seconds = (performance.now() - started) / 1000;
     const route = routePattern(c);
     const method = METHODS.has(c.req.method) ? c.req.method : "OTHER";
-    const status = c.res.status;
+    const status = c.get("sentStatus") ?? c.res.status;
     metrics?.observeRequest(method, route, status, seconds);
     const level = QUIET_ROUTES.has(route) && status < 400 ? "debug" : "info";
     logger[level](

@@ -6,10 +6,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Hono } from "hono";
 import { once } from "../../lazy.ts";
+import { domainErrorOf, Unavailable } from "../../services/errors.ts";
 import { limitOperation } from "../../services/ratelimit/index.ts";
 import type { AppEnv } from "../env.ts";
 import { publicCors } from "../middleware/cors.ts";
 import { problem } from "../problem.ts";
+import { temporarilyUnavailable } from "./unavailable.ts";
 
 export const AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server";
 
@@ -55,8 +57,18 @@ export function registerAuthorizationServer(
       }
       const ctx = c.get("ctx");
       // Registration, authorization and token requests cost a read from the client's address.
-      await limitOperation(ctx, "read", { ip: c.get("clientIp") });
-      await (await handlers())(ctx, env.incoming, env.outgoing);
+      try {
+        await limitOperation(ctx, "read", { ip: c.get("clientIp") });
+      } catch (error) {
+        const domain = domainErrorOf(error);
+        if (!(domain instanceof Unavailable)) throw error;
+        c.get("logger").warn({ err: error }, "oauth request unavailable");
+        const answer = temporarilyUnavailable(domain);
+        return c.json(answer.body, answer.status, answer.headers);
+      }
+      await (await handlers())(ctx, c.get("requestId"), env.incoming, env.outgoing);
+      // Express wrote the response itself: its status is what the log line and metrics count.
+      c.set("sentStatus", env.outgoing.statusCode);
       return RESPONSE_ALREADY_SENT;
     });
   }

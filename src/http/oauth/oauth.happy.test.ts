@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeAgent, publishPaper } from "../../testing/factories.ts";
-import { rpc, type ServedApp, textOf } from "../../testing/mcp.ts";
+import { rpc, type ServedApp, serveTestApp, textOf } from "../../testing/mcp.ts";
 import {
   consent,
   INITIALIZE as initialize,
@@ -19,6 +19,7 @@ import {
   serveClientMetadata,
   useOAuthApp,
 } from "../../testing/oauth.ts";
+import { freePort } from "../../testing/scratch.ts";
 
 const app = useOAuthApp();
 let served: ServedApp;
@@ -344,5 +345,52 @@ describe("connecting an MCP client by signing in", () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain('lang="es"');
     expect(page.html).toContain("quiere actuar como uno de tus agentes");
+  });
+});
+
+describe("a default start (BASE_URL http://localhost:PORT) reached at 127.0.0.1", () => {
+  it("is one resource: the SDK's client signs in against http://127.0.0.1:PORT/mcp", async () => {
+    const port = await freePort();
+    const local = await serveTestApp({ baseUrl: `http://localhost:${port}` }, port);
+    try {
+      const serverUrl = `${local.url}/mcp`;
+      expect(serverUrl).toBe(`http://127.0.0.1:${port}/mcp`);
+      // The metadata names the origin the client used, for each loopback name.
+      for (const origin of [local.url, `http://localhost:${port}`]) {
+        const res = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`);
+        expect(((await res.json()) as { resource: string }).resource).toBe(`${origin}/mcp`);
+      }
+      const refused = await rpc(local.url, initialize, {
+        authorization: `Bearer quire_at_${"A".repeat(43)}`,
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toContain(
+        `resource_metadata="${local.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
+
+      const { client: owner, handle } = await ownerOverHttp(local);
+      const agent = await makeAgent(local.test.ctx, handle, "loopback-agent");
+      const provider = new MemoryOAuthClient();
+      expect(await auth(provider, { serverUrl })).toBe("REDIRECT");
+      const authorizationUrl = provider.authorizationUrl!;
+      expect(authorizationUrl.searchParams.get("resource")).toBe(serverUrl);
+      const back = await consent(owner, authorizationUrl, { agentId: agent.id });
+      const code = back.searchParams.get("code")!;
+      expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe("AUTHORIZED");
+      const client = new Client({ name: "loopback", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }),
+      );
+      const who = await client.callTool({ name: "whoami", arguments: {} });
+      expect(who.structuredContent).toMatchObject({ agent: { id: agent.id } });
+      await client.close();
+      // The token is for this server under any loopback name with this port.
+      const viaLocalhost = await rpc(`http://localhost:${port}`, initialize, {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+      });
+      expect(viaLocalhost.status).toBe(200);
+    } finally {
+      await local.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
 import { rpc } from "../../testing/mcp.ts";
 import {
   consent,
+  countRows,
   expireToken,
   INITIALIZE as initialize,
   type MetadataAnswer,
@@ -188,6 +189,62 @@ describe("tokens", () => {
       refresh_token,
     });
     expect(refreshed.status).toBe(400);
+  });
+});
+
+describe("a suspended agent", () => {
+  async function suspendedSetUp() {
+    const owned = await ownerOverHttp(served);
+    const agent = await makeAgent(served.test.ctx, owned.handle, "suspended-later");
+    const suspend = () =>
+      setAgentStatus(
+        { ...served.test.ctx, caller: { kind: "operator" } },
+        { agentId: agent.id, status: "suspended", reason: "test" },
+      );
+    return { owner: owned.client, agent, suspend };
+  }
+
+  it("gets no tokens for a code approved before it was suspended", async () => {
+    const { owner: theirs, agent, suspend } = await suspendedSetUp();
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const back = await consent(theirs, authorizeUrl(clientId, challenge), { agentId: agent.id });
+    const code = back.searchParams.get("code") ?? "";
+    await suspend();
+    const res = await token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringMatching(/suspended/),
+    });
+  });
+
+  it("cannot be chosen on the consent page, nor approved by a forged form", async () => {
+    const { owner: theirs, agent, suspend } = await suspendedSetUp();
+    await suspend();
+    const clientId = await register();
+    const url = authorizeUrl(clientId, pkce().challenge);
+    const start = await theirs.get(`${url.pathname}${url.search}`);
+    const path = new URL(start.location!, served.url).pathname;
+    const page = await theirs.get(path);
+    expect(page.status).toBe(200);
+    const radio = new RegExp(`<input[^>]*id="agent-${agent.id}"[^>]*>`).exec(page.html)?.[0];
+    expect(radio).toContain("disabled");
+    expect(radio).not.toContain("checked");
+    const grants = await countRows(served.test.ctx, "oauth_grants");
+    const res = await theirs.submit(path, path, { decision: "approve", agent_id: agent.id });
+    expect(res.status).toBe(403);
+    expect(res.location).toBeNull();
+    expect(await countRows(served.test.ctx, "oauth_grants")).toBe(grants);
+    // The request is still there: the owner can deny it (or pick another agent).
+    const denied = await theirs.submit(path, path, { decision: "deny" });
+    expect(new URL(denied.location!).searchParams.get("error")).toBe("access_denied");
   });
 });
 

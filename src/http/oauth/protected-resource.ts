@@ -1,6 +1,7 @@
 /** @module RFC 9728 protected resource metadata for /mcp, and the 401 challenge that points to it. */
 import type { Hono } from "hono";
 import type { Unauthorized } from "../../services/errors.ts";
+import { requestOrigin } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
 import { publicCors } from "../middleware/cors.ts";
 
@@ -37,18 +38,29 @@ export function protectedResourceMetadata(baseUrl: string, authorizationServers:
   };
 }
 
+/**
+ * Serves the metadata. With a loopback BASE_URL it names the origin the client used (MCP
+ * clients require `resource` to match the URL they were given, and `localhost`, `127.0.0.1`
+ * and `[::1]` are one server there); otherwise BASE_URL's, whatever Host says.
+ */
 export function registerProtectedResource(
   app: Hono<AppEnv>,
   options: { baseUrl: string; authorizationServers: string[] },
 ): void {
-  const body = JSON.stringify(
-    protectedResourceMetadata(options.baseUrl, options.authorizationServers),
-  );
+  const bodies = new Map<string, string>();
+  const bodyFor = (origin: string) => {
+    let body = bodies.get(origin);
+    if (body === undefined) {
+      body = JSON.stringify(protectedResourceMetadata(origin, options.authorizationServers));
+      bodies.set(origin, body);
+    }
+    return body;
+  };
   for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`]) {
     // Browser-based MCP clients read it cross-origin; it is public and carries no credentials.
     app.use(path, publicCors({ allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86_400 }));
     app.get(path, (c) =>
-      c.body(body, 200, {
+      c.body(bodyFor(requestOrigin(options.baseUrl, c.req.header("host"))), 200, {
         "content-type": "application/json",
         "cache-control": "public, max-age=3600",
       }),

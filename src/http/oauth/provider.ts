@@ -4,6 +4,7 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import {
   AccessDeniedError,
   InvalidClientError,
+  InvalidClientMetadataError,
   InvalidGrantError,
   InvalidRequestError,
   InvalidTargetError,
@@ -13,6 +14,7 @@ import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ServiceContext } from "../../services/context.ts";
+import { domainErrorOf, Invalid } from "../../services/errors.ts";
 import {
   authenticateAccessToken,
   challengeForCode,
@@ -27,15 +29,30 @@ import {
 } from "../../services/oauth/index.ts";
 
 /**
- * The service context of the request the SDK's Express handlers are answering. The SDK's
- * provider methods get no request object, so the context travels with the async call chain.
+ * The request the SDK's Express handlers are answering: its service context, and the first
+ * failure that was not a protocol refusal (an outage, a bug). The SDK's provider methods get
+ * no request object, so this travels with the async call chain; the SDK answers such a
+ * failure as a bare 500 `server_error`, which sdk-handlers.ts replaces using `failure`.
  */
-export const requestContext = new AsyncLocalStorage<ServiceContext>();
+export interface OAuthRequestState {
+  ctx: ServiceContext;
+  requestId: string;
+  failure?: unknown;
+}
 
-function ctx(): ServiceContext {
+export const requestContext = new AsyncLocalStorage<OAuthRequestState>();
+
+function state(): OAuthRequestState {
   const current = requestContext.getStore();
   if (!current) throw new Error("OAuth request without a service context");
   return current;
+}
+
+const ctx = (): ServiceContext => state().ctx;
+
+/** RFC 7591 §3.2.2; the SDK has no class for it. */
+class InvalidRedirectUriError extends InvalidClientMetadataError {
+  static override errorCode = "invalid_redirect_uri";
 }
 
 const ERRORS: Record<OAuthRefusal["oauthCode"], new (message: string) => OAuthError> = {
@@ -44,14 +61,24 @@ const ERRORS: Record<OAuthRefusal["oauthCode"], new (message: string) => OAuthEr
   invalid_grant: InvalidGrantError,
   invalid_target: InvalidTargetError,
   access_denied: AccessDeniedError,
+  invalid_client_metadata: InvalidClientMetadataError,
+  invalid_redirect_uri: InvalidRedirectUriError,
 };
 
-/** The one mapping of the OAuth service's refusals to the SDK's protocol errors. */
+/**
+ * The one mapping of the OAuth service's errors to the SDK's: refusals become protocol
+ * errors (400 or an error redirect), other invalid input `invalid_request`; anything else is
+ * remembered as the request's failure and rethrown for the SDK to answer (see `state`).
+ */
 async function mapped<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof OAuthRefusal) throw new ERRORS[error.oauthCode](error.message);
+    const domain = domainErrorOf(error);
+    if (domain instanceof Invalid) throw new InvalidRequestError(domain.message);
+    const current = state();
+    current.failure ??= error;
     throw error;
   }
 }
@@ -68,7 +95,9 @@ export function quireOAuthProvider(): OAuthServerProvider {
         OAuthClientInformationFull | undefined
       >,
     registerClient: (client) =>
-      registerClient(ctx(), client as OAuthClient) as Promise<OAuthClientInformationFull>,
+      mapped(() =>
+        registerClient(ctx(), client as OAuthClient),
+      ) as Promise<OAuthClientInformationFull>,
   };
   return {
     clientsStore,
@@ -111,6 +140,6 @@ export function quireOAuthProvider(): OAuthServerProvider {
       return { token, clientId: auth.key.id, scopes: ["agent"] };
     },
     revokeToken: (client, request) =>
-      revokeByToken(ctx(), { clientId: client.client_id, token: request.token }),
+      mapped(() => revokeByToken(ctx(), { clientId: client.client_id, token: request.token })),
   };
 }

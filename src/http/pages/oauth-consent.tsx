@@ -35,7 +35,9 @@ async function consentPage(
     PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${appOrigin}`),
   );
   p.c.header("Referrer-Policy", "no-referrer");
-  const first = agents.find((a) => a.status === "verified") ?? agents[0];
+  // A suspended agent is shown, but cannot be chosen (decideAuthorization refuses it too).
+  const first =
+    agents.find((a) => a.status === "verified") ?? agents.find((a) => a.status !== "suspended");
   const chosen = p.form.agent_id ?? (first ? first.id : NEW_AGENT);
   return renderPage(p, {
     title: t.oauth.consentTitle,
@@ -90,7 +92,8 @@ async function consentPage(
                   name="agent_id"
                   id={`agent-${agent.id}`}
                   value={agent.id}
-                  checked={agent.id === chosen}
+                  checked={agent.id === chosen && agent.status !== "suspended"}
+                  disabled={agent.status === "suspended"}
                 />
                 <label for={`agent-${agent.id}`}>
                   {agent.name} ({agent.model}) — {t.agents.statusNames[agent.status]}

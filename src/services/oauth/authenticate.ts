@@ -11,7 +11,7 @@ import {
 import { hashKey } from "../agents/keys.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
-import { mcpResourceOf } from "./resource.ts";
+import { isMcpResource } from "./resource.ts";
 
 /** How stale a connection's "last used" may be: it is written at most once a minute. */
 const LAST_USED_STEP_MS = 60_000;
@@ -65,7 +65,7 @@ export async function authenticateAccessToken(
       "invalid_token",
     );
   }
-  if (row.resource !== mcpResourceOf(ctx)) {
+  if (!isMcpResource(ctx, row.resource)) {
     throw new Unauthorized("The access token was issued for another resource.", "invalid_token");
   }
   await touchGrant(ctx, row.grantId, now);

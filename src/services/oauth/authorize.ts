@@ -10,6 +10,7 @@ import { Forbidden, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { OAuthClient } from "./clients.ts";
 import { requireMcpResource } from "./resource.ts";
+import { assertStorableAuthorization } from "./schemas.ts";
 import { AGENT_SCOPE, after, LIFETIMES, mintSecret } from "./secrets.ts";
 
 export interface AuthorizationParams {
@@ -23,13 +24,15 @@ export interface AuthorizationParams {
 /**
  * Keeps a request the protocol library has already checked (known client, registered
  * redirect URI, S256 challenge) until the owner decides, and returns its id for the consent
- * page's URL. The resource must be this server's `/mcp` (RFC 8707). Whatever scopes the
+ * page's URL. `state` and the challenge are bounded (`assertStorableAuthorization`). The
+ * resource must be this server's `/mcp` (RFC 8707). Whatever scopes the
  * client asks for, it is offered the one scope there is: acting as the agent chosen.
  */
 export async function createAuthorizationRequest(
   ctx: ServiceContext,
   input: { client: OAuthClient; params: AuthorizationParams },
 ): Promise<{ requestId: string }> {
+  assertStorableAuthorization(input.params);
   const resource = requireMcpResource(ctx, input.params.resource);
   const now = ctx.clock.now();
   const requestId = `oar_${randomBytes(24).toString("base64url")}`;
@@ -92,7 +95,8 @@ export async function getAuthorizationRequest(
 
 /**
  * The owner's answer. Approving binds the grant to one of the caller's own agents (the owner
- * comes from the session, never from input: another owner's agent is NotFound) and returns
+ * comes from the session, never from input: another owner's agent is NotFound) that is not
+ * suspended (a suspended agent gets no new tokens, by consent or by refresh), and returns
  * the redirect carrying a one-time code, kept only as its SHA-256. Either answer consumes the
  * request, so a consent form cannot be replayed.
  */
@@ -121,6 +125,11 @@ export async function decideAuthorization(
       return { redirectTo: target.href };
     }
     const agent = await lockOwnedAgent(tx, caller, input.agentId ?? "");
+    if (agent.status === "suspended") {
+      throw new Forbidden(
+        "This agent is suspended by a moderator and cannot be connected to an app; choose another.",
+      );
+    }
     const code = mintSecret(ctx.settings.keyPrefix, "code");
     await tx.insert(oauthGrants).values({
       id: newId("ogr", now),

@@ -68,6 +68,11 @@ describe("the fetcher's SSRF guard", () => {
       "https://10.1.2.3/a.json",
       "https://169.254.169.254/latest/meta-data.json",
       "https://192.168.1.1/a.json",
+      // Issue 28: IPv4-translated, IPv4-compatible and site-local forms.
+      `https://[::ffff:0:7f00:1]:${port}/a.json`,
+      `https://[::7f00:1]:${port}/a.json`,
+      "https://[::a9fe:a9fe]/latest/meta-data.json",
+      `https://[fec0::1]:${port}/a.json`,
     ]) {
       await expect(clientFromMetadataDocument(ctx, strict, id), id).rejects.toThrow(
         /not a public address/,
@@ -80,6 +85,27 @@ describe("the fetcher's SSRF guard", () => {
     expect(hits).toEqual([]);
   });
 
+  it("checks every address a name resolves to, the IPv6 forms of issue 28 included", async () => {
+    const resolved: string[] = [];
+    for (const address of ["::ffff:0:7f00:1", "::7f00:1", "::a9fe:a9fe", "fec0::1"]) {
+      const documents = createClientMetadataDocuments({
+        resolve: async (hostname) => {
+          resolved.push(hostname);
+          return [
+            { address: "2606:4700:4700::1111", family: 6 },
+            { address, family: 6 },
+          ];
+        },
+      });
+      await expect(
+        clientFromMetadataDocument(ctx, documents, `https://client.example:${port}/a.json`),
+        address,
+      ).rejects.toThrow(/does not resolve to public addresses only/);
+    }
+    expect(resolved).toEqual(Array(4).fill("client.example"));
+    expect(hits).toEqual([]);
+  });
+
   it("fetches from loopback where a test allows it, and caches the document", async () => {
     const loose = createClientMetadataDocuments({ allowLoopback: true });
     const id = `http://127.0.0.1:${port}/c.json`;
@@ -88,5 +114,43 @@ describe("the fetcher's SSRF guard", () => {
     const again = await clientFromMetadataDocument(ctx, loose, id);
     expect(again.fetched).toBe(false);
     expect(hits).toEqual(["/c.json"]);
+  });
+});
+
+describe("the fetch's deadline and single-flight", () => {
+  it("ends a document trickled one byte a second at the deadline, whole-fetch, not idle", async () => {
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => res.write(" "), 1_000);
+      res.on("close", () => clearInterval(timer));
+    });
+    const trickled = await freePort();
+    await new Promise<void>((resolve) => trickle.listen(trickled, "127.0.0.1", resolve));
+    try {
+      const documents = createClientMetadataDocuments({ allowLoopback: true, deadlineMs: 1_500 });
+      await expect(
+        clientFromMetadataDocument(ctx, documents, `http://127.0.0.1:${trickled}/slow.json`),
+      ).rejects.toThrow(/did not arrive within 1.5 seconds/);
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise<void>((resolve) => trickle.close(() => resolve()));
+    }
+  });
+
+  it("makes one fetch for 20 concurrent requests of a new client_id, and stores it once", async () => {
+    const documents = createClientMetadataDocuments({ allowLoopback: true });
+    const id = `http://127.0.0.1:${port}/shared.json`;
+    const stored: string[] = [];
+    const store = async (client: { client_id: string }) => {
+      stored.push(client.client_id);
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => clientFromMetadataDocument(ctx, documents, id, store)),
+    );
+    expect(answers.every((a) => a.client.client_id === id)).toBe(true);
+    expect(answers.filter((a) => a.fetched)).toHaveLength(1);
+    expect(hits.filter((h) => h === "/shared.json")).toHaveLength(1);
+    expect(stored).toEqual([id]);
+    expect(documents.inflight.size).toBe(0);
   });
 });

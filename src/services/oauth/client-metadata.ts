@@ -3,18 +3,23 @@
  * draft-ietf-oauth-client-id-metadata-document): a `client_id` that is an https URL is fetched,
  * safely, and its JSON validated as the client's registration.
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
+import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
 import type { ServiceContext } from "../context.ts";
+import { Unavailable } from "../errors.ts";
 import type { OAuthClient } from "./clients.ts";
 import { OAuthRefusal } from "./errors.ts";
+import { isLoopbackAddress, isPublicAddress } from "./public-address.ts";
+import { assertStorableClientMetadata } from "./schemas.ts";
 
 /** The bounds on fetching a client's document: small, quick, cached, never redirected. */
 export const CLIENT_METADATA_LIMITS = {
   /** The draft suggests 5 KB; a client's metadata is a few hundred bytes. */
   maxBytes: 5 * 1024,
+  /** A deadline for the whole fetch, not an idle timeout: a trickled document is cut off. */
   timeoutMs: 5_000,
   maxUrlChars: 2_000,
   /** Cache-Control max-age is honoured within these bounds; without one, 5 minutes. */
@@ -24,50 +29,10 @@ export const CLIENT_METADATA_LIMITS = {
   /** A failed fetch is remembered this long, so a bad client_id cannot make Quire hammer a host. */
   failureCacheSeconds: 30,
   maxEntries: 1_000,
+  /** Distinct documents fetched at once per instance; requests for one document share a fetch. */
+  maxInFlight: 100,
 } as const;
 
-/**
- * Addresses a client's document may never be fetched from (SSRF): unspecified, loopback,
- * private (RFC 1918, ULA), carrier-grade NAT, link-local, documentation, benchmarking,
- * multicast and reserved ranges, and IPv6 forms that embed an IPv4 address.
- */
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::", 127],
-  ["::ffff:0:0", 96],
-  ["64:ff9b::", 96],
-  ["100::", 64],
-  ["2001::", 23],
-  ["2001:db8::", 32],
-  ["2002::", 16],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, "ipv6");
-}
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export interface ClientMetadataPolicy {
@@ -76,6 +41,10 @@ export interface ClientMetadataPolicy {
    * server stands in for a client's site). Never set in production (no setting reaches it).
    */
   allowLoopback?: boolean;
+  /** The whole-fetch deadline (connect, headers and body); `CLIENT_METADATA_LIMITS.timeoutMs`. */
+  deadlineMs?: number;
+  /** The resolver (DNS by default); every address it answers is checked before connecting. */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
 interface Cached {
@@ -88,18 +57,19 @@ interface Cached {
 export interface ClientMetadataDocuments {
   readonly policy: ClientMetadataPolicy;
   readonly cache: Map<string, Cached>;
+  /** Fetches under way, by client_id: concurrent requests for one document share one. */
+  readonly inflight: Map<string, Promise<OAuthClient>>;
 }
 
 export function createClientMetadataDocuments(
   policy: ClientMetadataPolicy = {},
 ): ClientMetadataDocuments {
-  return { policy, cache: new Map() };
+  return { policy, cache: new Map(), inflight: new Map() };
 }
 
-function allowedAddress(address: string, family: number, policy: ClientMetadataPolicy): boolean {
-  const type = family === 6 ? "ipv6" : "ipv4";
-  if (!NOT_PUBLIC.check(address, type)) return true;
-  return policy.allowLoopback === true && LOOPBACK.check(address, type);
+function allowedAddress(address: string, policy: ClientMetadataPolicy): boolean {
+  if (isPublicAddress(address)) return true;
+  return policy.allowLoopback === true && isLoopbackAddress(address);
 }
 
 /**
@@ -129,36 +99,43 @@ export function isClientMetadataUrl(clientId: string, policy: ClientMetadataPoli
 
 class Refused extends Error {}
 
+const resolveAll = (hostname: string) => dnsLookup(hostname, { all: true });
+
 /**
  * GET the document without following redirects, resolving the host through a lookup that
  * refuses non-public addresses, so the check holds for the very address connected to (no
- * DNS-rebinding gap); an IP literal is checked before connecting. Size and time are capped.
+ * DNS-rebinding gap); an IP literal is checked before connecting. Size is capped, and the
+ * whole fetch (lookup, connect, headers, body) has one deadline, so a trickled answer ends.
  */
 function fetchDocument(
   url: URL,
   policy: ClientMetadataPolicy,
 ): Promise<{ text: string; maxAge: number | undefined }> {
   const literal = url.hostname.replace(/^\[|\]$/g, "");
-  const family = isIP(literal);
-  if (family !== 0 && !allowedAddress(literal, family, policy)) {
+  if (isIP(literal) !== 0 && !allowedAddress(literal, policy)) {
     return Promise.reject(new Refused("its host is not a public address"));
   }
+  const resolve = policy.resolve ?? resolveAll;
   const lookup = (
     hostname: string,
     options: { all?: boolean },
     callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const usable = addresses.filter((a) => allowedAddress(a.address, a.family, policy));
-      if (usable.length === 0 || usable.length !== addresses.length) {
-        return callback(new Refused("its host does not resolve to public addresses only"), []);
-      }
-      if (options.all) return callback(null, usable);
-      const first = usable[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    });
+    resolve(hostname).then(
+      (addresses) => {
+        const usable = addresses.filter((a) => allowedAddress(a.address, policy));
+        if (usable.length === 0 || usable.length !== addresses.length) {
+          return callback(new Refused("its host does not resolve to public addresses only"), []);
+        }
+        if (options.all) return callback(null, usable);
+        const first = usable[0] as LookupAddress;
+        return callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error, []),
+    );
   };
+  const deadlineMs = policy.deadlineMs ?? CLIENT_METADATA_LIMITS.timeoutMs;
+  const late = new Refused(`it did not arrive within ${deadlineMs / 1000} seconds`);
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
@@ -206,19 +183,24 @@ function fetchDocument(
         response.on("error", reject);
       },
     );
-    request.setTimeout(CLIENT_METADATA_LIMITS.timeoutMs, () =>
-      request.destroy(
-        new Refused(`it did not arrive within ${CLIENT_METADATA_LIMITS.timeoutMs / 1000} seconds`),
-      ),
-    );
-    request.on("error", reject);
+    const deadline = setTimeout(() => {
+      reject(late);
+      request.destroy(late);
+    }, deadlineMs);
+    const settle = () => clearTimeout(deadline);
+    request.on("close", settle);
+    request.on("error", (error) => {
+      settle();
+      reject(error);
+    });
     request.end();
   });
 }
 
 /**
  * The document's rules: a JSON object whose `client_id` is exactly the URL it came from, with
- * valid redirect URIs (the MCP SDK's RFC 7591 schema), and no client secret or secret-based
+ * valid redirect URIs (the MCP SDK's RFC 7591 schema, then Quire's: https or loopback, and
+ * the bounds of `OAUTH_INPUT_LIMITS`, as for registration), and no client secret or secret-based
  * authentication method (the draft forbids shared secrets; Quire's clients are all public).
  */
 export async function validateClientMetadata(clientId: string, text: string): Promise<OAuthClient> {
@@ -254,7 +236,14 @@ export async function validateClientMetadata(clientId: string, text: string): Pr
     );
   }
   if (parsed.data.redirect_uris.length === 0) throw new Refused("it lists no redirect_uris");
-  return { ...parsed.data, client_id: clientId };
+  const client = { ...parsed.data, client_id: clientId };
+  try {
+    assertStorableClientMetadata(client);
+  } catch (error) {
+    if (error instanceof OAuthRefusal) throw new Refused(error.message.replace(/\.$/, ""));
+    throw error;
+  }
+  return client;
 }
 
 function remember(documents: ClientMetadataDocuments, clientId: string, entry: Cached): void {
@@ -269,30 +258,54 @@ function remember(documents: ClientMetadataDocuments, clientId: string, entry: C
 
 /**
  * The client a metadata document URL names: from this instance's cache while fresh, else
- * fetched and validated. A document that cannot be fetched or is not valid refuses the
- * client (`invalid_client`, saying why); that answer is cached briefly too.
+ * fetched and validated, then handed to `store` (the client's row) before anyone uses it.
+ * Concurrent requests for one document share one fetch (single-flight); the number of
+ * distinct documents fetched at once is bounded, and past it the answer is Unavailable (503,
+ * retry), never a queue. A document that cannot be fetched or is not valid refuses the client
+ * (`invalid_client`, saying why); that answer is cached briefly too.
  */
 export async function clientFromMetadataDocument(
   ctx: Pick<ServiceContext, "clock" | "logger">,
   documents: ClientMetadataDocuments,
   clientId: string,
+  store?: (client: OAuthClient) => Promise<void>,
 ): Promise<{ client: OAuthClient; fetched: boolean }> {
-  const now = ctx.clock.now().getTime();
   const cached = documents.cache.get(clientId);
-  if (cached && cached.until > now) {
+  if (cached && cached.until > ctx.clock.now().getTime()) {
     if (cached.client) return { client: cached.client, fetched: false };
     throw new OAuthRefusal("invalid_client", cached.refusal ?? "The client is not valid.");
   }
-  const limits = CLIENT_METADATA_LIMITS;
-  try {
-    const { text, maxAge } = await fetchDocument(new URL(clientId), documents.policy);
-    const client = await validateClientMetadata(clientId, text);
-    const seconds = Math.min(
-      limits.maxCacheSeconds,
-      Math.max(limits.minCacheSeconds, maxAge ?? limits.defaultCacheSeconds),
+  const pending = documents.inflight.get(clientId);
+  if (pending) return { client: await pending, fetched: false };
+  if (documents.inflight.size >= CLIENT_METADATA_LIMITS.maxInFlight) {
+    throw new Unavailable(
+      "Too many client metadata documents are being fetched; retry shortly.",
+      5,
     );
-    remember(documents, clientId, { client, until: now + seconds * 1000 });
-    return { client, fetched: true };
+  }
+  const flight = fetchAndValidate(ctx, documents, clientId, store);
+  documents.inflight.set(clientId, flight);
+  try {
+    return { client: await flight, fetched: true };
+  } finally {
+    documents.inflight.delete(clientId);
+  }
+}
+
+async function fetchAndValidate(
+  ctx: Pick<ServiceContext, "clock" | "logger">,
+  documents: ClientMetadataDocuments,
+  clientId: string,
+  store: ((client: OAuthClient) => Promise<void>) | undefined,
+): Promise<OAuthClient> {
+  const limits = CLIENT_METADATA_LIMITS;
+  const now = ctx.clock.now().getTime();
+  let client: OAuthClient;
+  let maxAge: number | undefined;
+  try {
+    const fetched = await fetchDocument(new URL(clientId), documents.policy);
+    maxAge = fetched.maxAge;
+    client = await validateClientMetadata(clientId, fetched.text);
   } catch (error) {
     const reason =
       error instanceof Refused
@@ -310,4 +323,12 @@ export async function clientFromMetadataDocument(
     remember(documents, clientId, { refusal, until: now + limits.failureCacheSeconds * 1000 });
     throw new OAuthRefusal("invalid_client", refusal);
   }
+  // A failure to store (the database) is not the document's fault: nothing is cached.
+  await store?.(client);
+  const seconds = Math.min(
+    limits.maxCacheSeconds,
+    Math.max(limits.minCacheSeconds, maxAge ?? limits.defaultCacheSeconds),
+  );
+  remember(documents, clientId, { client, until: now + seconds * 1000 });
+  return client;
 }

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { oauthClients } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { clientFromMetadataDocument, isClientMetadataUrl } from "./client-metadata.ts";
+import { assertStorableClientMetadata } from "./schemas.ts";
 
 /** What the registration response and every later lookup say about a client. */
 export interface OAuthClient {
@@ -37,12 +38,17 @@ function publicClient(input: OAuthClient): OAuthClient {
 const nameOf = (client: OAuthClient) =>
   (client.client_name ?? "").trim().slice(0, 200) || "Unnamed client";
 
-/** Stores a client the SDK's registration handler has validated and given an id. */
+/**
+ * Stores a client the SDK's registration handler has validated and given an id, once its
+ * metadata is within Quire's bounds (`OAUTH_INPUT_LIMITS`) and its redirect URIs are https or
+ * loopback: anonymous requests register clients, so nothing unbounded is stored.
+ */
 export async function registerClient(
   ctx: ServiceContext,
   input: OAuthClient,
 ): Promise<OAuthClient> {
   const client = publicClient(input);
+  assertStorableClientMetadata(client);
   await ctx.db.insert(oauthClients).values({
     clientId: client.client_id,
     name: nameOf(client),
@@ -64,10 +70,9 @@ export async function getClient(
 ): Promise<OAuthClient | undefined> {
   const documents = ctx.clientMetadata;
   if (documents && isClientMetadataUrl(input.clientId, documents.policy)) {
-    const found = await clientFromMetadataDocument(ctx, documents, input.clientId);
-    const client = publicClient(found.client);
-    if (found.fetched) {
-      await ctx.db
+    const found = await clientFromMetadataDocument(ctx, documents, input.clientId, (fetched) => {
+      const client = publicClient(fetched);
+      return ctx.db
         .insert(oauthClients)
         .values({
           clientId: client.client_id,
@@ -78,9 +83,10 @@ export async function getClient(
         .onConflictDoUpdate({
           target: oauthClients.clientId,
           set: { name: nameOf(client), metadata: client },
-        });
-    }
-    return client;
+        })
+        .then(() => undefined);
+    });
+    return publicClient(found.client);
   }
   if (input.clientId.length > 200) return undefined;
   const [row] = await ctx.db

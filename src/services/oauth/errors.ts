@@ -1,4 +1,7 @@
-/** @module The OAuth refusal: a domain error carrying the RFC 6749 error code to answer with. */
+/**
+ * @module The OAuth refusal: a domain error carrying the RFC 6749 (or RFC 7591, for
+ * registration) error code to answer with.
+ */
 import { Invalid } from "../errors.ts";
 
 export type OAuthErrorCode =
@@ -6,7 +9,9 @@ export type OAuthErrorCode =
   | "invalid_client"
   | "invalid_grant"
   | "invalid_target"
-  | "access_denied";
+  | "access_denied"
+  | "invalid_client_metadata"
+  | "invalid_redirect_uri";
 
 export class OAuthRefusal extends Invalid {
   constructor(

@@ -43,7 +43,8 @@ export async function challengeForCode(
 /**
  * Exchanges a code whose verifier the library has checked. A code is good once, for a minute,
  * for the client and redirect URI it was issued to; presenting it a second time revokes every
- * token issued from it (RFC 6749 §4.1.2: the code may have been stolen).
+ * token issued from it (RFC 6749 §4.1.2: the code may have been stolen). An agent suspended
+ * between consent and exchange gets no tokens, as with a refresh.
  */
 export async function exchangeCode(
   ctx: ServiceContext,
@@ -56,12 +57,14 @@ export async function exchangeCode(
 ): Promise<IssuedTokens> {
   const now = ctx.clock.now();
   const result = await withTransaction(ctx.db, async (tx) => {
-    const [grant] = await tx
-      .select()
+    const [row] = await tx
+      .select({ grant: oauthGrants, agentStatus: agents.status })
       .from(oauthGrants)
+      .innerJoin(agents, eq(agents.id, oauthGrants.agentId))
       .where(eq(oauthGrants.codeHash, hashKey(input.code)))
       .for("update");
-    if (!grant || grant.clientId !== input.clientId) return { refusal: BAD_CODE };
+    const grant = row?.grant;
+    if (!row || !grant || grant.clientId !== input.clientId) return { refusal: BAD_CODE };
     if (grant.codeUsedAt !== null) {
       await tx
         .update(oauthGrants)
@@ -70,10 +73,18 @@ export async function exchangeCode(
       return { refusal: `${BAD_CODE} The tokens issued from it are revoked.` };
     }
     if (grant.revokedAt !== null || grant.codeExpiresAt <= now) return { refusal: BAD_CODE };
+    if (row.agentStatus === "suspended") {
+      return {
+        refusal: "The agent is suspended by a moderator; its connections get no new tokens.",
+      };
+    }
     if (input.redirectUri !== undefined && input.redirectUri !== grant.redirectUri) {
       return { refusal: "redirect_uri differs from the one the code was issued for." };
     }
-    if (requireMcpResource(ctx, input.resource) !== grant.resource) {
+    if (
+      input.resource !== undefined &&
+      requireMcpResource(ctx, input.resource) !== grant.resource
+    ) {
       return { refusal: "The code was issued for another resource." };
     }
     await tx.update(oauthGrants).set({ codeUsedAt: now }).where(eq(oauthGrants.id, grant.id));
@@ -125,7 +136,10 @@ export async function exchangeRefreshToken(
         refusal: "The agent is suspended by a moderator; its connections get no new tokens.",
       };
     }
-    if (requireMcpResource(ctx, input.resource) !== row.grant.resource) {
+    if (
+      input.resource !== undefined &&
+      requireMcpResource(ctx, input.resource) !== row.grant.resource
+    ) {
       return { refusal: "The refresh token was issued for another resource." };
     }
     await tx

@@ -21,5 +21,11 @@ export {
 } from "./connections.ts";
 export { OAuthRefusal } from "./errors.ts";
 export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
-export { mcpResourceOf } from "./resource.ts";
+export { mcpResourceOf, requestOrigin } from "./resource.ts";
+export {
+  assertStorableAuthorization,
+  assertStorableClientMetadata,
+  OAUTH_INPUT_LIMITS,
+  redirectUriProblem,
+} from "./schemas.ts";
 export { AGENT_SCOPE, isAccessToken, LIFETIMES } from "./secrets.ts";
