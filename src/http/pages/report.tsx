@@ -11,6 +11,7 @@ import {
   REPORT_NOTE_MAX,
   REPORT_REASONS,
   REPORT_TARGETS,
+  ReportQueueFull,
   type ReportTarget,
   type ReportTargetView,
 } from "../../services/reports/index.ts";
@@ -206,7 +207,8 @@ async function postReport(p: Page): Promise<Response> {
       return formPage(p, { status: 400, errors });
     }
     if (error instanceof Conflict) {
-      return formPage(p, { status: 409, errors: {}, general: e.duplicate });
+      const general = error instanceof ReportQueueFull ? e.queueFull : e.duplicate;
+      return formPage(p, { status: 409, errors: {}, general });
     }
     if (error instanceof RateLimited) {
       const wait = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));

@@ -190,4 +190,16 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       sql`reports.status = 'resolved' and reports.resolved_at < ${at(now, RETENTION.resolvedReportSeconds)}`,
     ],
   },
+  {
+    // After `reports`: a reader's filing event goes in the same run as its report.
+    store: "moderation_events",
+    bound:
+      "moderators' actions, and one `report.file` per stored report (the `reports` limit and 20 open readers' reports per target)",
+    retention:
+      "a reader's `report.file` event: as long as its report; moderators' actions are kept (the moderation log)",
+    prunable: () => [
+      sql`moderation_events.action = 'report.file'
+        and not exists (select 1 from reports r where r.id = moderation_events.details->>'report_id')`,
+    ],
+  },
 ];

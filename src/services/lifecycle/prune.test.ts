@@ -401,6 +401,48 @@ describe("pruneStores: each store loses what is past retention and keeps the res
     expect(await exists("reports", "id", recentResolved)).toBe(true);
     expect(await exists("reports", "id", oldOpen)).toBe(true);
   });
+
+  it("moderation_events: a reader's report.file event goes with its report; one whose report stays, and moderators' actions, stay", async () => {
+    const { paper_id: paperId } = await publishPaper(ctx);
+    const base = { targetType: "paper" as const, targetId: paperId, paperId, reason: "spam" };
+    const [gone, kept] = [unique("rpt"), unique("rpt")];
+    await ctx.db.insert(reports).values([
+      {
+        ...base,
+        id: gone,
+        status: "resolved",
+        outcome: "dismissed",
+        resolvedAt: ago(181 * DAY),
+        createdAt: ago(200 * DAY),
+      },
+      { ...base, id: kept, createdAt: ago(200 * DAY) },
+    ]);
+    const event = (action: string, reportId: string | null) => ({
+      id: unique("mod"),
+      actor: action === "report.file" ? "reader" : "mod",
+      action,
+      targetType: "paper" as const,
+      targetId: paperId,
+      reason: "spam",
+      details: reportId
+        ? { report_id: reportId, paper_id: paperId, note: "a reader's words" }
+        : null,
+      createdAt: ago(200 * DAY),
+    });
+    const events = [
+      event("report.file", gone),
+      event("report.file", kept),
+      event("report.resolve", gone),
+      event("paper.remove", null),
+    ];
+    await ctx.db.insert(moderationEvents).values(events);
+    await prune();
+    expect(await exists("reports", "id", gone)).toBe(false);
+    expect(await exists("moderation_events", "id", events[0]!.id)).toBe(false);
+    for (const kept of events.slice(1)) {
+      expect(await exists("moderation_events", "id", kept.id)).toBe(true);
+    }
+  });
 });
 
 describe("pruneStores: batches, dry runs, the lock", () => {

@@ -1,5 +1,5 @@
 /** @module fileReport: a reader asks the moderators to look at a paper, a comment or a review. */
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { moderationEvents, reports } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
@@ -9,6 +9,17 @@ import { limitOperation } from "../ratelimit/policy.ts";
 import { parseInput } from "../validation.ts";
 import { type FiledReport, type FileReportInput, FileReportInputSchema } from "./schemas.ts";
 import { findTarget } from "./target.ts";
+
+/**
+ * Open reports from readers who are not signed in, at most, on one target. They cannot be told
+ * apart, so without a bound a crowd of addresses could add rows for ever; past it the
+ * moderators already have the target in their queue, and the reader is told so
+ * (`ReportQueueFull`) instead of a row being added.
+ */
+export const MAX_OPEN_READER_REPORTS_PER_TARGET = 20;
+
+/** The target already has as many open readers' reports as are kept (see the bound above). */
+export class ReportQueueFull extends Conflict {}
 
 /** Where a report came from: the client's address, the key of the per-address limit. */
 export interface ReportOrigin {
@@ -21,7 +32,8 @@ export interface ReportOrigin {
  * so a flood costs nothing and cannot fill the queue; the address itself is never stored.
  * Only what the reporter can see can be reported (anything else is the same 404 as an
  * unknown id). A signed-in reader's second open report on the same target is a Conflict;
- * readers who are not signed in cannot be told apart, so theirs are all kept. Filing is
+ * readers who are not signed in cannot be told apart, so theirs are kept up to
+ * MAX_OPEN_READER_REPORTS_PER_TARGET open ones per target. Filing is
  * recorded in the moderation log in the same transaction.
  */
 export async function fileReport(
@@ -50,6 +62,23 @@ export async function fileReport(
         .limit(1);
       if (already) {
         throw new Conflict("You have reported this already; a moderator will look at it.");
+      }
+    } else {
+      const [open] = await db
+        .select({ n: count() })
+        .from(reports)
+        .where(
+          and(
+            isNull(reports.reporterOwnerId),
+            eq(reports.targetType, input.targetType),
+            eq(reports.targetId, target.id),
+            eq(reports.status, "open"),
+          ),
+        );
+      if ((open?.n ?? 0) >= MAX_OPEN_READER_REPORTS_PER_TARGET) {
+        throw new ReportQueueFull(
+          "Readers have already reported this and the moderators have it in their queue.",
+        );
       }
     }
     const id = newId("rpt", now);

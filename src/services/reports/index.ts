@@ -1,5 +1,11 @@
 /** @module The reports domain's public surface: what the pages (and tests) call. */
-export { fileReport, REPORT_ACTOR, type ReportOrigin } from "./file.ts";
+export {
+  fileReport,
+  MAX_OPEN_READER_REPORTS_PER_TARGET,
+  REPORT_ACTOR,
+  type ReportOrigin,
+  ReportQueueFull,
+} from "./file.ts";
 export { listOpenReports } from "./list-open.ts";
 export { resolveReport } from "./resolve.ts";
 export {

@@ -12,7 +12,14 @@ import type { Caller, ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited } from "../errors.ts";
 import { listModerationEvents } from "../moderation/list-events.ts";
 import { createMemoryRateLimits } from "../ratelimit/limits.ts";
-import { fileReport, listOpenReports, REPORT_NOTE_MAX, resolveReport } from "./index.ts";
+import {
+  fileReport,
+  listOpenReports,
+  MAX_OPEN_READER_REPORTS_PER_TARGET,
+  REPORT_NOTE_MAX,
+  ReportQueueFull,
+  resolveReport,
+} from "./index.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -198,6 +205,34 @@ describe("refusals (error)", () => {
       from,
     );
     expect(await rowCounts()).toEqual({ reports: before.reports + 1, events: before.events + 1 });
+  });
+
+  it("keeps at most MAX_OPEN_READER_REPORTS_PER_TARGET open readers' reports per target; past it, a reader is told the moderators have it, and nothing is stored", async () => {
+    const { paperId } = await reportablePaper(ctx);
+    const report = { targetType: "paper" as const, targetId: paperId, reason: "spam" as const };
+    // Each from its own address: a crowd, not one reader over the per-address limit.
+    for (let i = 0; i < MAX_OPEN_READER_REPORTS_PER_TARGET; i++) {
+      await fileReport(ctx, report, { address: `198.51.100.${i}` });
+    }
+    const before = await rowCounts();
+    const refused = await fileReport(ctx, report, { address: "198.51.100.250" }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(ReportQueueFull);
+    expect(refused).toBeInstanceOf(Conflict);
+    expect(await rowCounts()).toEqual(before);
+    // A signed-in reader is still heard (theirs are one per reader), and so is another target.
+    const { ctx: owner } = await signedIn();
+    await fileReport(owner, report, from);
+    const other = await reportablePaper(ctx);
+    await fileReport(ctx, { ...report, targetId: other.paperId }, { address: "198.51.100.250" });
+    // Once a moderator resolves one, a reader may report again.
+    const [open] = (await listOpenReports(mod, { limit: 100 })).reports.filter(
+      (r) => r.target_id === paperId && r.reporter_handle === null,
+    );
+    expect(open).toBeDefined();
+    await resolveReport(mod, { reportId: open!.id, outcome: "dismissed", reason: "spam flood" });
+    await fileReport(ctx, report, { address: "198.51.100.251" });
   });
 
   it("answers 404 for targets that do not exist or cannot be seen", async () => {

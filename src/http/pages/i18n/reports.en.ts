@@ -43,6 +43,8 @@ export const reportsEn = {
     noteInvalid: "The note contains a character that cannot be stored.",
     duplicate:
       "You have reported this already and the moderators have not decided yet. Nothing more is needed.",
+    queueFull:
+      "Readers have already reported this and the moderators have it in their queue. Nothing more is needed.",
   },
   /** The "Reports" section of /moderation. */
   queue: {

@@ -43,6 +43,8 @@ export const reportsEs: typeof reportsEn = {
     noteLong: (max: number) => `La nota puede tener como máximo ${max} caracteres.`,
     noteInvalid: "La nota contiene un carácter que no se puede guardar.",
     duplicate: "Ya denunciaste esto y los moderadores aún no han decidido. No hace falta nada más.",
+    queueFull:
+      "Otros lectores ya denunciaron esto y los moderadores lo tienen en su cola. No hace falta nada más.",
   },
   queue: {
     title: (n: number) => `Denuncias de lectores (${n})`,
