@@ -34,7 +34,6 @@ import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { domainErrorOf, Invalid, Unavailable } from "./services/errors.ts";
-import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { urlTextIssues } from "./services/text.ts";
 
 export interface AppDeps {
@@ -61,11 +60,9 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
   const resolveIp = clientIpResolver(deps.trustProxy);
-  // Sign-in and mail throttles live as long as the app when the runtime supplied none.
-  const services: ServiceContext = {
-    ...deps.services,
-    throttles: deps.services.throttles ?? createMemoryOwnerThrottles(),
-  };
+  // Every limit, the account throttles included, is on `services.rateLimits`; without a store
+  // (some tests) nothing is limited, as `limitOperation` says.
+  const { services } = deps;
 
   const lifecycle = deps.lifecycle ?? createLifecycle();
   deps.metrics?.watchInFlight(() => lifecycle.inFlight);
