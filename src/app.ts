@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
-import { limitBody } from "./http/body-limit.ts";
+import { limitBody, requireUtf8Body } from "./http/body-limit.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
@@ -123,10 +123,16 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     app.use(path, publicCache(300));
   }
   const capBody = limitBody({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const utf8Body = requireUtf8Body<Context<AppEnv>>((c, issue) =>
+    problem(c, 400, "The body is not valid UTF-8; send the text as UTF-8.", { errors: [issue] }),
+  );
   app.on("POST", "/api/v1/*", async (c, next) => {
     // Only routes that take a POST check the body; others fall through to 404 or 405.
     if (!allowedMethods(app, c.req.path).includes("POST")) return next();
-    return requireJson(c, () => capBody(c, next) as Promise<void>);
+    return requireJson(
+      c,
+      () => capBody(c, () => utf8Body(c, next) as Promise<void>) as Promise<void>,
+    );
   });
 
   registerV1(app);
