@@ -30,6 +30,7 @@ import {
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import type { ResponseCache } from "./http/response-cache.ts";
+import { declaredQueryNames } from "./http/route-query.ts";
 import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -118,7 +119,10 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
-  app.use("/api/v1/*", responseCache(deps.responseCache));
+  app.use(
+    "/api/v1/*",
+    responseCache(deps.responseCache, (c) => declaredQueryNames(app, c)),
+  );
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }
