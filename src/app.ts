@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
-import { limitBody } from "./http/body-limit.ts";
+import { limitBody, requireUtf8Body } from "./http/body-limit.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
@@ -30,11 +30,11 @@ import {
 import { problem, problemFromDomainError } from "./http/problem.ts";
 import { registerPublic } from "./http/public/index.ts";
 import type { ResponseCache } from "./http/response-cache.ts";
+import { declaredQueryNames } from "./http/route-query.ts";
 import { registerMcp } from "./mcp/http.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { domainErrorOf, Invalid, Unavailable } from "./services/errors.ts";
-import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { urlTextIssues } from "./services/text.ts";
 
 export interface AppDeps {
@@ -61,11 +61,9 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
   const resolveIp = clientIpResolver(deps.trustProxy);
-  // Sign-in and mail throttles live as long as the app when the runtime supplied none.
-  const services: ServiceContext = {
-    ...deps.services,
-    throttles: deps.services.throttles ?? createMemoryOwnerThrottles(),
-  };
+  // Every limit, the account throttles included, is on `services.rateLimits`; without a store
+  // (some tests) nothing is limited, as `limitOperation` says.
+  const { services } = deps;
 
   const lifecycle = deps.lifecycle ?? createLifecycle();
   deps.metrics?.watchInFlight(() => lifecycle.inFlight);
@@ -121,15 +119,24 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use("/api/v1/*", identifyAgent());
   app.use("/api/v1/*", publicCache());
-  app.use("/api/v1/*", responseCache(deps.responseCache));
+  app.use(
+    "/api/v1/*",
+    responseCache(deps.responseCache, (c) => declaredQueryNames(app, c)),
+  );
   for (const path of ["/llms.txt", "/llms-full.txt", "/feed.atom", "/oai", "/docs", "/docs/*"]) {
     app.use(path, publicCache(300));
   }
   const capBody = limitBody({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const utf8Body = requireUtf8Body<Context<AppEnv>>((c, issue) =>
+    problem(c, 400, "The body is not valid UTF-8; send the text as UTF-8.", { errors: [issue] }),
+  );
   app.on("POST", "/api/v1/*", async (c, next) => {
     // Only routes that take a POST check the body; others fall through to 404 or 405.
     if (!allowedMethods(app, c.req.path).includes("POST")) return next();
-    return requireJson(c, () => capBody(c, next) as Promise<void>);
+    return requireJson(
+      c,
+      () => capBody(c, () => utf8Body(c, next) as Promise<void>) as Promise<void>,
+    );
   });
 
   registerV1(app);

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
     expect(c.TRUST_PROXY).toEqual([]);
     expect(c.SEED_SAMPLES).toBe(true);
     expect(c.REDIS_TIMEOUT_MS).toBe(200);
+    expect(c.RATE_LIMIT_IPV6_PREFIX).toBe(64);
     expect(c.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
     expect(c.METRICS_PORT).toBeUndefined();
     expect(c.METRICS_TOKEN).toBeUndefined();
@@ -60,7 +61,9 @@ describe("loadConfig", () => {
       KEY_PREFIX: "myarchive",
       CONTACT_EMAIL: "abuse@example.org",
       PGLITE_SHARED_BUFFERS_MB: "32",
+      RATE_LIMIT_IPV6_PREFIX: "56",
     });
+    expect(c.RATE_LIMIT_IPV6_PREFIX).toBe(56);
     expect(c.PGLITE_SHARED_BUFFERS_MB).toBe(32);
     expect(c.CONTACT_EMAIL).toBe("abuse@example.org");
     expect(c.PORT).toBe(8080);
@@ -102,6 +105,9 @@ describe("loadConfig", () => {
     ["PGLITE_SHARED_BUFFERS_MB", "32MB"],
     ["PRUNE_INTERVAL_SECONDS", "-1"],
     ["PRUNE_INTERVAL_SECONDS", "10m"],
+    ["RATE_LIMIT_IPV6_PREFIX", "16"],
+    ["RATE_LIMIT_IPV6_PREFIX", "129"],
+    ["RATE_LIMIT_IPV6_PREFIX", "64.5"],
   ])("names %s when its value %j is bad", (variable, value) => {
     try {
       loadConfig({ [variable]: value });

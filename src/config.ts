@@ -38,6 +38,11 @@ const ConfigSchema = z.object({
    * How long a request waits on Redis for its rate-limit count before it is counted in this
    * process instead (fail-open). Raise it for a Redis far away or a heavily loaded host.
    */
+  /**
+   * The IPv6 prefix a client address is rate-limited by: one host is handed a whole /64, so
+   * counting per address would let it multiply every limit; 32 to 128, default 64.
+   */
+  RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   EMBEDDINGS_URL: optionalUrl,

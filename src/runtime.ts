@@ -13,7 +13,6 @@ import { startPeriodicPrune } from "./services/lifecycle/index.ts";
 import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
-import { createMemoryOwnerThrottles } from "./services/owners/throttle.ts";
 import { BUCKET_NAMES } from "./services/ratelimit/limits.ts";
 import { createRateLimits } from "./services/ratelimit/redis.ts";
 import { createHttpLlmScreener, type LlmScreener } from "./services/screening/llm.ts";
@@ -140,7 +139,6 @@ export async function openRuntime(
       ...(config.CONTACT_EMAIL ? { contactEmail: config.CONTACT_EMAIL } : {}),
     },
     caller: { kind: "anonymous" },
-    throttles: createMemoryOwnerThrottles(),
     clientMetadata: createClientMetadataDocuments(),
   };
   if (config.SMTP_URL) services.mailer = createSmtpMailer(config.SMTP_URL, config.BASE_URL);
@@ -195,6 +193,7 @@ export async function openRuntime(
       redisUrl: config.REDIS_URL,
       logger: log,
       commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+      ipv6Prefix: config.RATE_LIMIT_IPV6_PREFIX,
     });
   }
   let stopListening: (() => Promise<void>) | undefined;

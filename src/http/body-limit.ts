@@ -1,6 +1,11 @@
-/** @module The one body-size cap of every front end: refuses an oversized body without breaking keep-alive. */
+/**
+ * @module The one place request bodies are admitted, for every front end: the size cap
+ * (refusing an oversized body without breaking keep-alive) and the UTF-8 check (a body's
+ * bytes are kept or refused, never replaced with U+FFFD).
+ */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { FieldIssue } from "../services/errors.ts";
 
 /**
  * Caps a request body at `maxSize` bytes; `onError` answers (413) when it is over.
@@ -36,4 +41,91 @@ export function limitBody<C extends Context>(options: {
     }
     return streaming(c, next);
   };
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The issue of a body that is not UTF-8: its field cannot be known when nothing decodes. */
+export const NOT_UTF8: FieldIssue = { in: "body", name: "body", message: "is not valid UTF-8" };
+
+/**
+ * Reads the body's bytes once and checks that they are UTF-8 (an invalid sequence such as
+ * `C3 28`, an overlong one such as `C0 AF`, a lone surrogate): the issue when they are not,
+ * null when they are. Decoders elsewhere (`JSON.parse` via `c.req.json()`, form parsers,
+ * the MCP transport) replace bad bytes with U+FFFD without a word, so a client's text would
+ * be stored changed; checked here first, it is refused instead.
+ *
+ * A form (`application/x-www-form-urlencoded`) carries text percent-encoded too, so each
+ * field's decoded bytes are checked as well and the issue names the field. A multipart body
+ * is checked whole (the site's forms have no file fields: every part is text).
+ *
+ * The request keeps the bytes (`c.req.raw` is rebuilt over them), so whoever reads next reads
+ * what was checked. Run it inside `limitBody`: a body over the cap fails the read there.
+ */
+export async function utf8BodyIssue(c: Context): Promise<FieldIssue | null> {
+  const raw = c.req.raw;
+  if (raw.body === null) return null;
+  const bytes = new Uint8Array(await raw.arrayBuffer());
+  c.req.raw = new Request(raw, { body: bytes });
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return NOT_UTF8;
+  }
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded")) return formFieldIssue(text);
+  return null;
+}
+
+/**
+ * Refuses (with `onInvalid`'s answer, a 400 in the front end's own shape) a body that is not
+ * UTF-8; see `utf8BodyIssue`.
+ */
+export function requireUtf8Body<C extends Context>(
+  onInvalid: (c: C, issue: FieldIssue) => Response | Promise<Response>,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const issue = await utf8BodyIssue(c);
+    if (issue) return onInvalid(c as C, issue);
+    return next();
+  };
+}
+
+/** The first field of a urlencoded form whose name or value decodes to bytes that are not UTF-8. */
+function formFieldIssue(text: string): FieldIssue | null {
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const rawName = eq === -1 ? pair : pair.slice(0, eq);
+    const name = percentDecoded(rawName);
+    const value = eq === -1 ? "" : percentDecoded(pair.slice(eq + 1));
+    if (name === null) return NOT_UTF8;
+    if (value === null) {
+      return { in: "body", name: name.slice(0, 100), message: "is not valid UTF-8" };
+    }
+  }
+  return null;
+}
+
+/** A form component decoded as URLSearchParams does (`+` is a space), or null when not UTF-8. */
+function percentDecoded(component: string): string | null {
+  const bytes: number[] = [];
+  const text = component.replaceAll("+", " ");
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === "%" ? text.slice(i + 1, i + 3) : "";
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      const code = text.codePointAt(i) as number;
+      if (code > 0xffff) i++;
+      bytes.push(...Buffer.from(String.fromCodePoint(code)));
+    }
+  }
+  try {
+    return strictUtf8.decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
 }

@@ -7,12 +7,12 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { originCheck } from "../mcp/http.ts";
 import { BUCKETS, createMemoryRateLimits } from "../services/ratelimit/limits.ts";
-import { agentIn, contributionRows } from "../testing/agents.ts";
+import { agentIds, agentIn, contributionRows } from "../testing/agents.ts";
 import { createTestApp, type TestApp } from "../testing/app.ts";
 import { RELAXED_LIMITS } from "../testing/db.ts";
 import { publishPaper } from "../testing/factories.ts";
 import { mcpClient, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
-import { htmlLang, PageClient } from "../testing/page-client.ts";
+import { csrfTokenIn, htmlLang, overHttp, PageClient } from "../testing/page-client.ts";
 import { signedInClient } from "./pages/pages.test-helpers.ts";
 
 let test: TestApp;
@@ -285,6 +285,139 @@ describe("F2: text PostgreSQL cannot store", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+/** `prefix`, then `bad`, then `suffix`, as bytes: text around a sequence that is not UTF-8. */
+const bytesWith = (prefix: string, bad: number[], suffix: string) =>
+  Buffer.concat([Buffer.from(prefix), Buffer.from(bad), Buffer.from(suffix)]);
+/** An invalid sequence (C3 followed by no continuation byte) and an overlong "/" (C0 AF). */
+const NOT_UTF8 = [
+  ["invalid", [0xc3, 0x28]],
+  ["overlong", [0xc0, 0xaf]],
+] as const;
+
+describe("issue 28, finding 12: bytes that are not UTF-8 are refused, never replaced", () => {
+  it.each(NOT_UTF8)(
+    "a comment whose JSON body holds an %s sequence is a 400 problem naming the body, and nothing is stored",
+    async (_kind, bad) => {
+      const agent = await agentIn(test.ctx, "verified");
+      const before = await contributionRows(test.ctx);
+      const res = await fetch(`${served.url}/api/v1/papers/${paperId}/comments`, {
+        method: "POST",
+        headers: { ...agent.auth, "content-type": "application/json" },
+        body: bytesWith('{"body":"A comment long enough to pass, ', [...bad], ' and then some."}'),
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      const problem = (await res.json()) as { detail: string; errors: unknown[] };
+      expect(problem.detail).toMatch(/not valid UTF-8/);
+      expect(problem.errors).toEqual([{ in: "body", name: "body", message: "is not valid UTF-8" }]);
+      expect(await contributionRows(test.ctx)).toEqual(before);
+    },
+  );
+
+  it("the same comment in valid UTF-8 (é, a 4-byte emoji) is stored as sent", async () => {
+    const agent = await agentIn(test.ctx, "verified");
+    const text = "A comment long enough to pass: café, 🦉, and then some.";
+    const res = await fetch(`${served.url}/api/v1/papers/${paperId}/comments`, {
+      method: "POST",
+      headers: { ...agent.auth, "content-type": "application/json" },
+      body: Buffer.from(JSON.stringify({ body: text })),
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { comment: { body: string } }).comment.body).toBe(text);
+  });
+
+  it.each(NOT_UTF8)(
+    "an MCP post_comment whose body holds an %s sequence is a JSON-RPC parse error (400), and nothing is stored",
+    async (_kind, bad) => {
+      const agent = await agentIn(test.ctx, "verified");
+      const before = await contributionRows(test.ctx);
+      const call = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "post_comment", arguments: { paper_id: paperId, body: "@@" } },
+      });
+      const [head, tail] = call.split("@@") as [string, string];
+      const res = await fetch(`${served.url}/mcp`, {
+        method: "POST",
+        headers: {
+          ...agent.auth,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: bytesWith(
+          `${head}A comment long enough to pass, `,
+          [...bad],
+          ` and then some.${tail}`,
+        ),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: number; message: string } };
+      expect(body.error).toMatchObject({ code: -32700 });
+      expect(body.error.message).toMatch(/not valid UTF-8/);
+      expect(await contributionRows(test.ctx)).toEqual(before);
+    },
+  );
+
+  it.each(NOT_UTF8)(
+    "a form field holding an %s sequence, raw or percent-encoded, is a 400 page naming the field",
+    async (_kind, bad) => {
+      const client = new PageClient(overHttp(served.url));
+      const page = await client.get("/sign-in");
+      const token = csrfTokenIn(page.html, "/sign-in");
+      const percent = bad.map((b) => `%${b.toString(16).toUpperCase()}`).join("");
+      for (const body of [
+        `_csrf=${token}&email=a${percent}b%40example.org&password=whatever+it+is`,
+        bytesWith(`_csrf=${token}&email=a`, [...bad], "b%40example.org&password=whatever"),
+      ]) {
+        const res = await client.request("/sign-in", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(res.html).toMatch(/id="error-fields"/);
+        expect(res.html).toContain(
+          typeof body === "string" ? "<code>email</code>" : "<code>body</code>",
+        );
+        expect(res.setCookies.some((c) => c.startsWith("quire_session="))).toBe(false);
+      }
+    },
+  );
+
+  it("a signed-in owner's agent form with such bytes (urlencoded or multipart) stores no agent", async () => {
+    const { client } = await signedInClient(test);
+    const before = await agentIds(test.ctx);
+    const token = csrfTokenIn((await client.get("/agents")).html, "/agents");
+    const boundary = "----quire-test-boundary";
+    const part = (name: string, value: Buffer | string) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+        Buffer.from(value),
+        Buffer.from("\r\n"),
+      ]);
+    const multipart = Buffer.concat([
+      part("_csrf", token),
+      part("name", bytesWith("bad", [0xc0, 0xaf], "name")),
+      part("model", "m"),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    for (const [type, body] of [
+      ["application/x-www-form-urlencoded", `_csrf=${token}&name=bad%C3%28name&model=m`],
+      [`multipart/form-data; boundary=${boundary}`, multipart],
+    ] as const) {
+      const res = await client.request("/agents", {
+        method: "POST",
+        headers: { "content-type": type },
+        body,
+      });
+      expect(res.status, type).toBe(400);
+      expect(res.html).toContain("These fields are not valid UTF-8 text");
+    }
+    expect(await agentIds(test.ctx)).toEqual(before);
   });
 });
 

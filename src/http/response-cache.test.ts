@@ -1,6 +1,6 @@
 /** @module The response cache's bookkeeping: the byte bound, LRU order, generations, TTL. */
 import { describe, expect, it } from "vitest";
-import { ResponseCache } from "./response-cache.ts";
+import { ENTRY_OVERHEAD, entryBytes, ResponseCache } from "./response-cache.ts";
 
 const body = (n: number) => "x".repeat(n);
 const entry = (n: number) => ({ body: body(n), headers: [] as [string, string][], etag: null });
@@ -33,6 +33,47 @@ describe("ResponseCache", () => {
     for (let i = 0; i < 8; i++) lru.set(`c${i}`, 0, entry(7000));
     expect(lru.get("b")).toBeUndefined();
     expect(lru.stats().bytes).toBeLessThanOrEqual(8 * 1024 * 8);
+  });
+
+  it("counts what an entry keeps (key, headers, ETag, bodies), so long keys cannot outgrow the bound", () => {
+    const one = new ResponseCache({ maxBytes: 1024 * 1024 });
+    const key = `/api/v1/papers/2611.00001/comments?cursor=${"é".repeat(500)}\n*/*`;
+    const headers: [string, string][] = [["content-type", "application/json"]];
+    const kept = one.set(key, one.generation, { body: "[]", headers, etag: '"abc"' });
+    const expected =
+      ENTRY_OVERHEAD + Buffer.byteLength(key) + 2 + "content-type".length + 16 + '"abc"'.length;
+    expect(kept?.bytes).toBe(expected);
+    expect(one.stats().bytes).toBe(expected);
+    one.setEncoded(kept!, "gzip", new Uint8Array(40));
+    expect(one.stats().bytes).toBe(expected + 40);
+
+    // The attack of issue 28: a new key each time (3,000 bytes of query), a small body.
+    const maxBytes = 64 * 1024;
+    const cache = new ResponseCache({ maxBytes });
+    for (let i = 0; i < 5_000; i++) {
+      const longKey = `/api/v1/papers/x/comments?cursor=${i}${"a".repeat(3_000)}\n*/*`;
+      cache.set(longKey, cache.generation, entry(20));
+      const { bytes, entries } = cache.stats();
+      expect(bytes).toBeLessThanOrEqual(maxBytes);
+      // Every entry's key is in the count: entries × key bytes fit in the bound too.
+      expect(entries * 3_000).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(cache.stats().entries).toBeGreaterThan(0);
+    expect(entryBytes("k", entry(0))).toBe(ENTRY_OVERHEAD + 1);
+  });
+
+  it("sweeps expired entries out on later use, without anyone asking for them again", () => {
+    let now = 0;
+    const cache = new ResponseCache({ maxBytes: 1024 * 1024, ttlMs: 1_000, now: () => now });
+    for (let i = 0; i < 50; i++) cache.set(`old${i}`, cache.generation, entry(100));
+    expect(cache.stats().entries).toBe(50);
+    now = 1_500;
+    const fresh = cache.set("fresh", cache.generation, entry(100));
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: fresh?.bytes });
+    // A get sweeps too (here, the fresh entry once it has expired).
+    now = 3_000;
+    expect(cache.get("other")).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
   });
 
   it("never keeps a response read before an invalidation, nor one over an eighth of the bound", () => {

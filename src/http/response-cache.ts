@@ -1,7 +1,8 @@
 /**
  * @module The response cache of anonymous public reads: serialized bodies and their ETags
  * (and, as asked for, their br/gzip bytes), LRU-bounded in bytes, dropped whole on every
- * archive change any instance commits (docs/adr/0025).
+ * archive change any instance commits (docs/adr/0025). The bound counts everything an entry
+ * keeps: its key, its headers and ETag, its bodies, and a fixed overhead (issue 28).
  */
 
 export type Encoding = "br" | "gzip";
@@ -20,7 +21,7 @@ export interface CachedResponse {
 }
 
 export interface ResponseCacheOptions {
-  /** Bound on the bytes of every body kept, compressed ones included. */
+  /** Bound on the bytes of every entry kept: keys, headers, bodies (compressed ones too). */
   maxBytes: number;
   /** Safety net: an entry older than this is not served (a missed notification ages out). */
   ttlMs?: number;
@@ -41,10 +42,13 @@ export interface ResponseCacheStats {
   lastChange: string | null;
 }
 
-/** Bodies over this share of the bound are never kept, so one response cannot empty it. */
+/** Entries over this share of the bound are never kept, so one response cannot empty it. */
 const MAX_ENTRY_SHARE = 8;
-/** Bookkeeping per entry (key, headers, map slots), counted against the bound too. */
-const ENTRY_OVERHEAD = 512;
+/**
+ * Bookkeeping per entry beyond its strings and bytes (the entry object, its map slots, the
+ * encodings map, array and string headers), counted against the bound too.
+ */
+export const ENTRY_OVERHEAD = 512;
 
 /**
  * A Map kept in use order (a hit moves its entry to the end), so eviction drops the least
@@ -66,11 +70,14 @@ export class ResponseCache {
   #invalidations = 0;
   #coalesced = 0;
   #lastChange: string | null = null;
+  /** When expired entries are next swept out (see `#sweep`). */
+  #nextSweep: number;
 
   constructor(options: ResponseCacheOptions) {
     this.maxBytes = options.maxBytes;
     this.ttlMs = options.ttlMs ?? 30_000;
     this.#now = options.now ?? Date.now;
+    this.#nextSweep = this.#now() + this.ttlMs;
   }
 
   /** Changes with every invalidation; a fill must present the one its read started in. */
@@ -79,6 +86,7 @@ export class ResponseCache {
   }
 
   get(key: string): CachedResponse | undefined {
+    this.#sweep();
     const entry = this.#suspended ? undefined : this.#entries.get(key);
     if (!entry || entry.expires <= this.#now()) {
       if (entry) this.#delete(key, entry);
@@ -98,7 +106,8 @@ export class ResponseCache {
     response: Pick<CachedResponse, "body" | "headers" | "etag">,
   ): CachedResponse | undefined {
     if (this.#suspended || generation !== this.#generation) return undefined;
-    const bytes = byteLength(response.body) + ENTRY_OVERHEAD;
+    this.#sweep();
+    const bytes = entryBytes(key, response);
     if (bytes > this.maxBytes / MAX_ENTRY_SHARE) return undefined;
     const old = this.#entries.get(key);
     if (old) this.#delete(key, old);
@@ -199,12 +208,36 @@ export class ResponseCache {
     this.#bytes -= entry.bytes;
   }
 
+  /**
+   * Drops every expired entry, at most once per half TTL (amortised over the gets and sets
+   * that call it): an entry nobody asks for again does not hold memory until it is evicted.
+   */
+  #sweep(): void {
+    const now = this.#now();
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + Math.max(1, this.ttlMs / 2);
+    for (const [key, entry] of this.#entries) {
+      if (entry.expires <= now) this.#delete(key, entry);
+    }
+  }
+
   #evict(): void {
     for (const [key, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes) return;
       this.#delete(key, entry);
     }
   }
+}
+
+/** What an entry keeps, in bytes: its key, headers, ETag and body, and the fixed overhead. */
+export function entryBytes(
+  key: string,
+  response: Pick<CachedResponse, "body" | "headers" | "etag">,
+): number {
+  let bytes = ENTRY_OVERHEAD + byteLength(key) + byteLength(response.body);
+  for (const [name, value] of response.headers) bytes += byteLength(name) + byteLength(value);
+  if (response.etag) bytes += byteLength(response.etag);
+  return bytes;
 }
 
 function byteLength(body: string | Uint8Array): number {

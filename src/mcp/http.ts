@@ -1,6 +1,6 @@
 /** @module POST /mcp: Streamable HTTP, stateless, in Hono; JSON-RPC errors on this channel. */
 import type { Context, Hono } from "hono";
-import { limitBody } from "../http/body-limit.ts";
+import { limitBody, requireUtf8Body } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
 import { once } from "../lazy.ts";
@@ -24,7 +24,7 @@ const loadMcp = once(() =>
 );
 
 /** JSON-RPC error codes this endpoint uses beside the SDK's own. */
-const RPC = { invalidRequest: -32600, internal: -32603, server: -32000 } as const;
+const RPC = { parse: -32700, invalidRequest: -32600, internal: -32603, server: -32000 } as const;
 
 /** A JSON-RPC error response with no id (it answers the HTTP request, not a message). */
 export function rpcError(
@@ -76,7 +76,13 @@ export function registerMcp(
       ),
   });
 
-  app.post(MCP_PATH, capBody, async (c) => {
+  // JSON-RPC's own parse error, as for any body that is not JSON: the bytes are refused, not
+  // decoded with replacement characters.
+  const utf8Body = requireUtf8Body(() =>
+    rpcError(400, RPC.parse, "Parse error: the request body is not valid UTF-8."),
+  );
+
+  app.post(MCP_PATH, capBody, utf8Body, async (c) => {
     try {
       return await handle(c, options.baseUrl, options.oauth ?? false);
     } catch (error) {

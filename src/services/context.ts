@@ -4,7 +4,6 @@ import type { Db } from "../db/client.ts";
 import type { KeyUsage } from "./agents/key-usage.ts";
 import type { ClientMetadataDocuments } from "./oauth/client-metadata.ts";
 import type { Mailer } from "./owners/mailer.ts";
-import type { OwnerThrottles } from "./owners/throttle.ts";
 import type { RateLimits } from "./ratelimit/limits.ts";
 import type { LlmScreener } from "./screening/llm.ts";
 import type { Embedder } from "./search/embedder.ts";
@@ -64,12 +63,14 @@ export interface ServiceContext {
   translator?: Translator;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
-  /** Rate-limit counters (in process, or Redis when REDIS_URL is set). */
+  /**
+   * Rate-limit counters (in process, or Redis when REDIS_URL is set): every bucket, the
+   * account throttles (sign-in failures, mail) included. Without a store nothing is limited:
+   * the runtime gives one to every process that serves requests.
+   */
   rateLimits?: RateLimits;
   /** Account mail (SMTP_URL); without one, links are written to the log. */
   mailer?: Mailer;
-  /** Sign-in and mail throttles; the app supplies in-process ones when absent. */
-  throttles?: OwnerThrottles;
   /**
    * Batches agent keys' `last_used_at` in memory and writes them at most every few seconds,
    * so authenticating a request costs no write. Without it, uses are not recorded.

@@ -1,7 +1,8 @@
 /** @module Test support for agent keys and contributions: agents in every state, row counts. */
-import { count, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import {
   agentKeys,
+  agents,
   comments,
   idempotencyKeys,
   type PaperStatus,
@@ -52,6 +53,12 @@ export async function contributionRows(ctx: ServiceContext) {
 }
 
 /** The stored key rows of an agent (hashes and times; never the key). */
+/** Every agent's id, in order: what a test compares before and after a refused write. */
+export async function agentIds(ctx: ServiceContext): Promise<string[]> {
+  const rows = await ctx.db.select({ id: agents.id }).from(agents).orderBy(asc(agents.id));
+  return rows.map((r) => r.id);
+}
+
 export async function keyRows(ctx: ServiceContext, agentId: string) {
   return ctx.db.select().from(agentKeys).where(eq(agentKeys.agentId, agentId));
 }

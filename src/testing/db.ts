@@ -6,10 +6,12 @@ import type { Caller, Clock, ServiceContext } from "../services/context.ts";
 import {
   BUCKET_NAMES,
   BUCKETS,
+  type Bucket,
   type BucketOverrides,
   createMemoryRateLimits,
   type RateLimits,
 } from "../services/ratelimit/limits.ts";
+import { OPERATIONS } from "../services/ratelimit/policy.ts";
 import { createScratchDatabase } from "./scratch.ts";
 
 /**
@@ -69,12 +71,16 @@ export function fixedClock(start = new Date("2026-11-02T12:00:00.000Z")): Clock 
   };
 }
 
+const ACCOUNT_THROTTLES = new Set<Bucket>([...OPERATIONS["sign-in-failure"], ...OPERATIONS.mail]);
+
 /**
  * Quotas for tests that are not about rate limits: the contract's windows with 10,000 times
  * the requests, so a file that makes hundreds of requests through one app never meets a 429.
+ * The account throttles (sign-in failures, mail) keep their real quotas: tests of accounts
+ * rely on them, and no test signs in or mails that often by accident.
  */
 export const RELAXED_LIMITS: BucketOverrides = Object.fromEntries(
-  BUCKET_NAMES.map((b) => [
+  BUCKET_NAMES.filter((b) => !ACCOUNT_THROTTLES.has(b)).map((b) => [
     b,
     { points: BUCKETS[b].points * 10_000, windowSeconds: BUCKETS[b].windowSeconds },
   ]),
@@ -120,7 +126,6 @@ export function testContext(
     ...(overrides.translator ? { translator: overrides.translator } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
-    ...(overrides.throttles ? { throttles: overrides.throttles } : {}),
     ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),
     ...(overrides.clientMetadata ? { clientMetadata: overrides.clientMetadata } : {}),
   };

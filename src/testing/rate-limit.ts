@@ -44,7 +44,7 @@ export function parseRateLimitField(value: string | null): Record<string, Record
   if (!value) return out;
   for (const item of value.split(",")) {
     const [name, ...params] = item.trim().split(";");
-    const match = /^"([a-z]+)"$/.exec(name ?? "");
+    const match = /^"([a-z-]+)"$/.exec(name ?? "");
     expect(match, `not an sf-string policy name: ${item}`).not.toBeNull();
     const entry: Record<string, number> = {};
     for (const param of params) {

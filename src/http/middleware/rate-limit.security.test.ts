@@ -77,6 +77,35 @@ describe("the key is the client address", () => {
   });
 });
 
+describe("an IPv6 client is its /64", () => {
+  it.each(["memory", "redis"] as const)(
+    "%s: 200 reads from 200 addresses of one /64 get 120 × 200, then 429; another /64 is its own bucket",
+    async (engine) => {
+      const store = await exactRateLimits(engine);
+      cleanups.push(() => store.cleanup());
+      const { url } = await served(store, ["127.0.0.1"]);
+      const read = async (xff: string) => {
+        const res = await fetch(`${url}/api/v1/papers`, { headers: { "x-forwarded-for": xff } });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const statuses: number[] = [];
+      for (let i = 1; i <= 200; i++) statuses.push(await read(`2001:db8:78::${i.toString(16)}`));
+      expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
+      expect(statuses.slice(120).every((s) => s === 429)).toBe(true);
+      // Any other address of the /64, the interface id included, is the same client.
+      expect(await read("2001:db8:78:0:ffff:ffff:ffff:ffff")).toBe(429);
+      // The next /64 is another client; and an IPv4-mapped address counts as the IPv4 one.
+      expect(await read("2001:db8:78:1::1")).toBe(200);
+      expect(await read("192.0.2.77")).toBe(200);
+      const mapped = await fetch(`${url}/api/v1/papers`, {
+        headers: { "x-forwarded-for": "::ffff:192.0.2.77" },
+      });
+      expectRateLimitFields(mapped, "reads", { ...READS, remaining: 118 });
+    },
+  );
+});
+
 describe("instances on one Redis", () => {
   it("draw on one count: 120 reads across two instances, and the 121st is refused by either", async () => {
     const keyPrefix = uniquePrefix("instances");

@@ -74,6 +74,10 @@ export function rateLimit(
         if (!decision.allowed) options.onRefused?.(decision.bucket);
         return decision;
       },
+      // Account throttles are checked and counted by services; they write no RateLimit fields.
+      penalize: (bucket, key) => store.penalize(bucket, key),
+      blockedFor: (bucket, key) => store.blockedFor(bucket, key),
+      clear: (bucket, key) => store.clear(bucket, key),
       ...(store.probe ? { probe: () => store.probe!() } : {}),
       // The store belongs to the process; a request's view never closes it.
       close: async () => {},

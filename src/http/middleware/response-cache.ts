@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import type { CachedResponse, ResponseCache } from "../response-cache.ts";
+import { canonicalQuery } from "../route-query.ts";
 import {
   bodyEtag,
   keepEncodedBodies,
@@ -21,18 +22,29 @@ const KEPT_HEADERS = [
 ];
 /** Streamed exports are never kept (they are large and read once). */
 const STREAMED = /ndjson|jsonl/;
+/**
+ * A key over this many bytes (a declared parameter at its longest, an odd `Accept`) is not
+ * worth keeping: such a request is answered, not cached. Real clients' keys are far shorter.
+ */
+export const MAX_KEY_BYTES = 2048;
 
 /**
  * Sits after the rate limiter (a hit still draws on the caller's quota) and inside the
  * validators and compression (a hit gets its ETag, 304 and encoding as a miss does, from the
- * stored string and the stored compressed bytes). The key is method, path, query and
- * `Accept` (the `format` parameter is in the query, the encoding is chosen per entry).
+ * stored string and the stored compressed bytes). The key is the path, the query parameters
+ * the route declares (`queryNames`: sorted, so their order does not matter; any other
+ * parameter is ignored by the route and so by the key, per docs/contract/DECISIONS.md) and
+ * `Accept` (the `format` parameter is in the query, the encoding is chosen per entry). A
+ * route whose parameters are unknown, and a key over MAX_KEY_BYTES, are not cached.
  *
  * A request that could be anyone's but anonymous — any `Authorization` (agent key, OAuth
  * token) or any `Cookie` (an owner session), valid or not — neither reads nor fills an
  * entry: its body may depend on who asks.
  */
-export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
+export function responseCache(
+  cache: ResponseCache | undefined,
+  queryNames: (c: Context<AppEnv>) => ReadonlySet<string> | undefined,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (
       !cache ||
@@ -43,9 +55,13 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     ) {
       return next();
     }
-    const url = c.req.url;
+    const names = queryNames(c);
+    if (!names) return next();
+    const url = new URL(c.req.url);
+    const query = canonicalQuery(url.search, names);
     // No Accept means any type (RFC 9110 §12.5.1): one entry with `*/*`, which curl and fetch send.
-    const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}\n${c.req.header("accept") || "*/*"}`;
+    const key = `${url.pathname}${query ? `?${query}` : ""}\n${c.req.header("accept") || "*/*"}`;
+    if (Buffer.byteLength(key) > MAX_KEY_BYTES) return next();
     // No await between the lookup and beginFill unless a fill is under way: a request that
     // yielded there would let others past the lookup too, each to begin its own read.
     const pending = cache.get(key) ?? cache.waitForFill(key);

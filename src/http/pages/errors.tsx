@@ -1,6 +1,7 @@
 /** @module Error pages in the page's language (and the HTML 404/405 for browsers). */
 import type { Context } from "hono";
 import type { DomainError, FieldIssue } from "../../services/errors.ts";
+import { NOT_UTF8 } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./layout.tsx";
 import { type Page, pageFor, renderDomainError, setPageHeaders } from "./page.ts";
@@ -31,7 +32,9 @@ export async function renderErrorPage(
         <p id="error-message">{extra.detail ?? t.errorPage[known]}</p>
         {fields.length > 0 ? (
           <p id="error-fields">
-            {t.errorPage.fields}{" "}
+            {(extra.issues ?? []).some((i) => i.message === NOT_UTF8.message)
+              ? t.errorPage.notUtf8Fields
+              : t.errorPage.fields}{" "}
             {fields.map((name, i) => (
               <>
                 {i > 0 ? ", " : ""}

@@ -18,7 +18,7 @@ import type { OwnerSession } from "../../services/owners/index.ts";
 import { sessionFromToken } from "../../services/owners/index.ts";
 import { limitOperation, refusalText } from "../../services/ratelimit/index.ts";
 import { textIssues } from "../../services/text.ts";
-import { limitBody } from "../body-limit.ts";
+import { limitBody, utf8BodyIssue } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { statusOfDomainError } from "../problem.ts";
 import { COOKIES, clearCookie, readCookie, writeCookie } from "./cookies.ts";
@@ -173,6 +173,9 @@ async function readForm(
   }
   let body: Record<string, unknown>;
   try {
+    // Bytes are kept or refused: text that is not UTF-8 is a 400, naming the field it can.
+    const notUtf8 = await utf8BodyIssue(c);
+    if (notUtf8) return { status: 400, issues: [notUtf8] };
     body = await c.req.parseBody();
   } catch (error) {
     c.get("logger")?.info({ err: { message: String(error) } }, "form body could not be read");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryThrottle, MAIL_LIMITS } from "../../services/owners/throttle.ts";
+import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
+import { RELAXED_LIMITS } from "../../testing/db.ts";
 import {
   csrfTokenIn,
   mailedLink,
@@ -286,13 +287,9 @@ describe("sign-in throttling through the pages", () => {
     const small = await createTestApp({
       trustProxy: [],
       services: {
-        throttles: {
-          signIn: createMemoryThrottle("pages-ip", {
-            account: { points: 10, windowSeconds: 900 },
-            ip: { points: 2, windowSeconds: 900 },
-          }),
-          mail: createMemoryThrottle("pages-mail", MAIL_LIMITS),
-        },
+        rateLimits: createMemoryRateLimits({
+          overrides: { ...RELAXED_LIMITS, "sign-in-ip": { points: 2, windowSeconds: 900 } },
+        }),
       },
     });
     try {

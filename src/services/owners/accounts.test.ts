@@ -2,17 +2,23 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { agents, emailTokens, owners, sessions } from "../../db/schema/index.ts";
-import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
+import {
+  createTestDatabase,
+  fixedClock,
+  operator,
+  RELAXED_LIMITS,
+  testContext,
+} from "../../testing/db.ts";
 import { createAgent } from "../agents/create.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Invalid, RateLimited, Unauthorized } from "../errors.ts";
+import { createMemoryRateLimits } from "../ratelimit/limits.ts";
 import type { Mail, Mailer } from "./mailer.ts";
 import { requestPasswordReset, resetPassword } from "./reset-password.ts";
 import { SESSION_TTL_MS, sessionFromToken } from "./session.ts";
 import { signIn } from "./sign-in.ts";
 import { signOut } from "./sign-out.ts";
 import { signUp } from "./sign-up.ts";
-import { createMemoryOwnerThrottles, createMemoryThrottle } from "./throttle.ts";
 import { hashToken } from "./tokens.ts";
 import { resendVerification, verifyEmail } from "./verify-email.ts";
 
@@ -30,7 +36,7 @@ const mailer: Mailer = {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  ctx = testContext(database, { clock, mailer, throttles: createMemoryOwnerThrottles() });
+  ctx = testContext(database, { clock, mailer });
 });
 afterAll(async () => database.close());
 
@@ -311,16 +317,9 @@ describe("signIn, sessions and signOut", () => {
   it("throttles failures per IP across accounts, and a success does not clear the IP", async () => {
     const small: ServiceContext = {
       ...ctx,
-      throttles: {
-        signIn: createMemoryThrottle("signin-small", {
-          account: { points: 10, windowSeconds: 900 },
-          ip: { points: 2, windowSeconds: 900 },
-        }),
-        mail: createMemoryThrottle("mail-small", {
-          account: { points: 5, windowSeconds: 3600 },
-          ip: { points: 20, windowSeconds: 3600 },
-        }),
-      },
+      rateLimits: createMemoryRateLimits({
+        overrides: { ...RELAXED_LIMITS, "sign-in-ip": { points: 2, windowSeconds: 900 } },
+      }),
     };
     const { email } = await newOwner();
     await expect(

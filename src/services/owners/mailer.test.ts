@@ -7,7 +7,6 @@ import type { ServiceContext } from "../context.ts";
 import { createLogMailer, createSmtpMailer, type Mailer, sendAccountMail } from "./mailer.ts";
 import { requestPasswordReset } from "./reset-password.ts";
 import { signUp } from "./sign-up.ts";
-import { createMemoryOwnerThrottles } from "./throttle.ts";
 
 let sink: SmtpSink;
 let database: Database;
@@ -30,7 +29,6 @@ beforeAll(async () => {
   ctx = testContext(database, {
     logger,
     mailer,
-    throttles: createMemoryOwnerThrottles(),
     settings: { baseUrl: "https://quire.example.org", chunkMaxChars: 2000, keyPrefix: "quire" },
   });
 });

@@ -4,12 +4,13 @@ import { owners, sessions } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid, RateLimited } from "../errors.ts";
+import { countOperation, operationBlockedFor } from "../ratelimit/index.ts";
 import { EmailSchema } from "./create.ts";
 import { consumeEmailToken, issueEmailToken, markOwnerVerified } from "./email-tokens.ts";
 import type { Locale } from "./mail-text.ts";
 import { sendAccountMail, siteLink } from "./mailer.ts";
 import { hashPassword, passwordProblem } from "./password.ts";
-import { ownerThrottles, throttleKeys } from "./throttle.ts";
+import { throttleKeys } from "./throttle.ts";
 import { LINK_INVALID } from "./verify-email.ts";
 
 /**
@@ -28,11 +29,10 @@ export async function requestPasswordReset(
     ]);
   }
   const email = parsed.data;
-  const throttles = ownerThrottles(ctx);
   const keys = throttleKeys(email, input.ip);
-  const wait = await throttles.mail.blockedFor(keys);
+  const wait = await operationBlockedFor(ctx, "mail", keys);
   if (wait > 0) throw new RateLimited("Too many emails were asked for; try again later.", wait);
-  await throttles.mail.hit(keys);
+  await countOperation(ctx, "mail", keys);
   const [owner] = await ctx.db
     .select()
     .from(owners)

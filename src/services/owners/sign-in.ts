@@ -3,9 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import { owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid, RateLimited, Unauthorized } from "../errors.ts";
+import { clearLimit, countOperation, operationBlockedFor } from "../ratelimit/index.ts";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password.ts";
 import { createSession, type OwnerSession } from "./session.ts";
-import { ownerThrottles, throttleKeys } from "./throttle.ts";
+import { throttleKeys } from "./throttle.ts";
 
 /** The one message for a wrong email, a wrong password, or an account without a password. */
 export const SIGN_IN_FAILED = "The email or the password is wrong.";
@@ -30,9 +31,8 @@ export async function signIn(
   if (!password) issues.push({ in: "body", name: "password", message: "is required" });
   if (issues.length > 0) throw new Invalid("Enter your email and password.", issues);
 
-  const throttle = ownerThrottles(ctx).signIn;
   const keys = throttleKeys(email, input.ip);
-  const wait = await throttle.blockedFor(keys);
+  const wait = await operationBlockedFor(ctx, "sign-in-failure", keys);
   if (wait > 0) {
     ctx.logger.warn({ ip: input.ip }, "sign-in throttled");
     throw new RateLimited("Too many failed sign-ins; try again later.", wait);
@@ -46,11 +46,11 @@ export async function signIn(
   const stored = owner?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(password, stored);
   if (!owner?.passwordHash || !matches) {
-    await throttle.hit(keys);
+    await countOperation(ctx, "sign-in-failure", keys);
     ctx.logger.info({ ip: input.ip }, "sign-in failed");
     throw new Unauthorized(SIGN_IN_FAILED);
   }
-  await throttle.clear(keys[0]!);
+  await clearLimit(ctx, "sign-in-account", email);
 
   const now = ctx.clock.now();
   if (needsRehash(owner.passwordHash)) {

@@ -5,12 +5,13 @@ import { isUniqueViolation, violatedConstraint, withTransaction } from "../../db
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Invalid, RateLimited } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { countOperation, operationBlockedFor } from "../ratelimit/index.ts";
 import { EmailSchema, HandleSchema } from "./create.ts";
 import { issueEmailToken } from "./email-tokens.ts";
 import type { Locale } from "./mail-text.ts";
 import { sendAccountMail, siteLink } from "./mailer.ts";
 import { hashPassword, passwordProblem } from "./password.ts";
-import { ownerThrottles, throttleKeys } from "./throttle.ts";
+import { throttleKeys } from "./throttle.ts";
 
 export interface SignUpInput {
   email: string;
@@ -59,9 +60,8 @@ export async function signUp(
   const { issues, email, handle } = signUpIssues(input);
   if (issues.length > 0) throw new Invalid("The sign-up form has errors; see errors.", issues);
 
-  const throttles = ownerThrottles(ctx);
   const keys = throttleKeys(email, input.ip);
-  const wait = await throttles.mail.blockedFor(keys);
+  const wait = await operationBlockedFor(ctx, "mail", keys);
   if (wait > 0) throw new RateLimited("Too many emails were asked for; try again later.", wait);
 
   const passwordHash = await hashPassword(input.password);
@@ -79,7 +79,7 @@ export async function signUp(
     .limit(1);
   if (taken?.handleTaken) throw handleTaken();
   if (taken) {
-    await throttles.mail.hit(keys);
+    await countOperation(ctx, "mail", keys);
     void sendAccountMail(ctx, {
       to: taken.email,
       handle: taken.handle,
@@ -103,7 +103,7 @@ export async function signUp(
     if (violatedConstraint(error) === "owners_email_lower_idx") return { outcome: "check_email" };
     throw handleTaken();
   }
-  await throttles.mail.hit(keys);
+  await countOperation(ctx, "mail", keys);
   ctx.logger.info({ owner_id: id, handle }, "owner signed up");
   void sendAccountMail(ctx, {
     to: email,

@@ -4,10 +4,11 @@ import { owners } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, RateLimited } from "../errors.ts";
+import { countOperation, operationBlockedFor } from "../ratelimit/index.ts";
 import { consumeEmailToken, issueEmailToken, markOwnerVerified } from "./email-tokens.ts";
 import type { Locale } from "./mail-text.ts";
 import { sendAccountMail, siteLink } from "./mailer.ts";
-import { ownerThrottles, throttleKeys } from "./throttle.ts";
+import { throttleKeys } from "./throttle.ts";
 
 export const LINK_INVALID =
   "This link is not valid: it may have been used already or have expired.";
@@ -48,12 +49,11 @@ export async function resendVerification(
     .limit(1);
   if (!owner) throw new Forbidden("Sign in first.");
   if (owner.emailVerifiedAt) return { outcome: "already_verified" };
-  const throttles = ownerThrottles(ctx);
   const keys = throttleKeys(owner.email, input.ip);
-  const wait = await throttles.mail.blockedFor(keys);
+  const wait = await operationBlockedFor(ctx, "mail", keys);
   if (wait > 0) throw new RateLimited("Too many emails were asked for; try again later.", wait);
   const token = await issueEmailToken(ctx.db, owner.id, "verify_email", ctx.clock.now());
-  await throttles.mail.hit(keys);
+  await countOperation(ctx, "mail", keys);
   void sendAccountMail(ctx, {
     to: owner.email,
     handle: owner.handle,

@@ -26,6 +26,10 @@ describe("BUCKETS", () => {
       reviews: { points: 30, windowSeconds: 3600, scope: "writer" },
       reports: { points: 10, windowSeconds: 3600, scope: "ip" },
       forms: { points: 60, windowSeconds: 60, scope: "ip" },
+      "sign-in-account": { points: 10, windowSeconds: 900, scope: "account" },
+      "sign-in-ip": { points: 30, windowSeconds: 900, scope: "ip" },
+      "mail-account": { points: 5, windowSeconds: 3600, scope: "account" },
+      "mail-ip": { points: 20, windowSeconds: 3600, scope: "ip" },
     });
   });
 
@@ -60,6 +64,22 @@ describe("createMemoryRateLimits", () => {
     for (let i = 0; i < 30; i++) await store.consume("search", "1.2.3.4");
     expect((await store.consume("search", "1.2.3.4")).allowed).toBe(false);
     expect((await store.consume("reads", "1.2.3.4")).remaining).toBe(119);
+  });
+
+  it("counts an IPv6 /64 as one client, and an account under its hash", async () => {
+    const store = createMemoryRateLimits();
+    await store.consume("search", "2001:db8:78::1");
+    expect((await store.consume("search", "2001:db8:78::c8")).remaining).toBe(28);
+    expect((await store.consume("search", "2001:db8:79::1")).remaining).toBe(29);
+    const narrow = createMemoryRateLimits({ ipv6Prefix: 128 });
+    await narrow.consume("search", "2001:db8:78::1");
+    expect((await narrow.consume("search", "2001:db8:78::c8")).remaining).toBe(29);
+    await store.penalize("mail-account", "Ada@Example.org");
+    expect(await store.blockedFor("mail-account", "ada@example.org")).toBe(0);
+    for (let i = 0; i < 4; i++) await store.penalize("mail-account", "ada@example.org ");
+    expect(await store.blockedFor("mail-account", "ada@example.org")).toBeGreaterThan(3500);
+    await store.clear("mail-account", "ADA@example.org");
+    expect(await store.blockedFor("mail-account", "ada@example.org")).toBe(0);
   });
 
   it("two stores count apart (in process means per instance)", async () => {

@@ -4,6 +4,7 @@
  * and the store interface.
  */
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { accountKeyOf, DEFAULT_IPV6_PREFIX, rateLimitKeyOf } from "./keys.ts";
 
 /**
  * The contract's limits. `scope` says what the key is: the client IP (per
@@ -28,10 +29,27 @@ export const BUCKETS = {
    * failures, mail) count on top of it.
    */
   forms: { points: 60, windowSeconds: 60, scope: "ip" },
+  /**
+   * Not in the contract (the site's accounts): failed sign-ins, 10 per account and 30 per
+   * address in 15 minutes (an address may be a household or an office, so it gets more).
+   * Counted only on failure (`penalize`) and checked before any password is (`blockedFor`);
+   * a success clears the account's count, never the address's.
+   */
+  "sign-in-account": { points: 10, windowSeconds: 15 * 60, scope: "account" },
+  "sign-in-ip": { points: 30, windowSeconds: 15 * 60, scope: "ip" },
+  /**
+   * Not in the contract: account mail (verification and reset links), 5 per address and 20
+   * per client address an hour, so nobody can make the site mail-bomb an inbox.
+   */
+  "mail-account": { points: 5, windowSeconds: 60 * 60, scope: "account" },
+  "mail-ip": { points: 20, windowSeconds: 60 * 60, scope: "ip" },
 } as const;
 
 export type Bucket = keyof typeof BUCKETS;
-/** What a bucket's key is: the client's address, or the writer (agent or owner id). */
+/**
+ * What a bucket's key is: the client's address, the writer (agent or owner id), or an
+ * account (a normalised email; stores count it under its SHA-256, see keys.ts).
+ */
 export type BucketScope = (typeof BUCKETS)[Bucket]["scope"];
 
 export const BUCKET_NAMES = Object.keys(BUCKETS) as Bucket[];
@@ -64,10 +82,18 @@ export interface RateLimitDecision {
 /**
  * Where counters live. In process by default; in Redis when REDIS_URL is set, so that every
  * instance draws on one count. Implementations never throw for a refused request: they
- * return `allowed: false`.
+ * return `allowed: false`. Every method takes the caller's key as given (an address, a
+ * writer, an email) and counts it under `storeKey` (an address's network, an email's hash).
  */
 export interface RateLimits {
+  /** Draws one point; refused (`allowed: false`) once the quota is spent. */
   consume(bucket: Bucket, key: string): Promise<RateLimitDecision>;
+  /** Counts one event that is never refused itself (a failed sign-in, a mail sent). */
+  penalize(bucket: Bucket, key: string): Promise<void>;
+  /** Seconds until `key` is below the bucket's quota again; 0 when it is now. */
+  blockedFor(bucket: Bucket, key: string): Promise<number>;
+  /** Forgets `key`'s count in the bucket (a successful sign-in clears its account). */
+  clear(bucket: Bucket, key: string): Promise<void>;
   /** Whether the store answers now (readiness); Redis is pinged, memory always answers. */
   probe?(): Promise<StoreProbe>;
   close(): Promise<void>;
@@ -85,6 +111,8 @@ export interface RateLimitsOptions {
   /** Prefix of every counter's key; tests use a unique one so runs never share counts. */
   keyPrefix?: string;
   overrides?: BucketOverrides;
+  /** The IPv6 prefix an address is counted by (RATE_LIMIT_IPV6_PREFIX; default 64). */
+  ipv6Prefix?: number;
 }
 
 export const DEFAULT_KEY_PREFIX = "quire:rl";
@@ -97,6 +125,30 @@ export function bucketLimits(overrides: BucketOverrides = {}): Record<Bucket, Bu
       return [bucket, { points, windowSeconds }];
     }),
   ) as Record<Bucket, BucketLimit>;
+}
+
+/**
+ * What `key` is counted under in `bucket`, the one rule of every store: an address by its
+ * network (`rateLimitKeyOf`), an account by its hash (`accountKeyOf`), a writer as is.
+ */
+export function storeKey(bucket: Bucket, key: string, options: RateLimitsOptions = {}): string {
+  switch (BUCKETS[bucket].scope) {
+    case "ip":
+      return rateLimitKeyOf(key, options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX);
+    case "account":
+      return accountKeyOf(key);
+    default:
+      return key;
+  }
+}
+
+/** Seconds until a counter is under `limit` again, from its state (null: never counted). */
+export function waitFrom(limit: BucketLimit, res: RateLimiterRes | null): number {
+  if (!res || res.consumedPoints < limit.points) return 0;
+  return Math.min(
+    limit.windowSeconds,
+    Math.max(1, Math.ceil(Math.max(0, res.msBeforeNext) / 1000)),
+  );
 }
 
 /** The decision for a bucket from rate-limiter-flexible's answer (consumed or refused). */
@@ -148,13 +200,24 @@ export function createMemoryRateLimits(options: RateLimitsOptions = {}): RateLim
     async consume(bucket, key) {
       const limiter = limiters.get(bucket)!;
       try {
-        return decisionFrom(bucket, limits[bucket], await limiter.consume(key), true);
+        const res = await limiter.consume(storeKey(bucket, key, options));
+        return decisionFrom(bucket, limits[bucket], res, true);
       } catch (refused) {
         if (refused instanceof RateLimiterRes) {
           return decisionFrom(bucket, limits[bucket], refused, false);
         }
         throw refused;
       }
+    },
+    async penalize(bucket, key) {
+      await limiters.get(bucket)!.penalty(storeKey(bucket, key, options), 1);
+    },
+    async blockedFor(bucket, key) {
+      const res = await limiters.get(bucket)!.get(storeKey(bucket, key, options));
+      return waitFrom(limits[bucket], res);
+    },
+    async clear(bucket, key) {
+      await limiters.get(bucket)!.delete(storeKey(bucket, key, options));
     },
     probe: async () => ({ store: "memory", ok: true }),
     async close() {},

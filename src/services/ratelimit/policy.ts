@@ -22,6 +22,11 @@ import { BUCKETS, type Bucket, type BucketScope, type RateLimitDecision } from "
  * - `human-review`: an owner's review on the site (the per-writer reviews quota).
  * - `report`: a reader's report (10 an hour per address).
  * - `form`: every form POST on the site, before its body is read (60 a minute per address).
+ * - `sign-in-failure`: a failed sign-in (per account and per address), counted with
+ *   `countOperation` after the failure and checked with `operationBlockedFor` before any
+ *   password is; a success clears the account's count (`clearLimit`).
+ * - `mail`: an account mail sent (verification, reset, "you already have an account"), per
+ *   address mailed and per client address, checked and counted the same way.
  */
 export const OPERATIONS = {
   read: ["reads"],
@@ -32,11 +37,16 @@ export const OPERATIONS = {
   "human-review": ["reviews"],
   report: ["reports"],
   form: ["forms"],
+  "sign-in-failure": ["sign-in-account", "sign-in-ip"],
+  mail: ["mail-account", "mail-ip"],
 } as const satisfies Record<string, readonly Bucket[]>;
 
 export type Operation = keyof typeof OPERATIONS;
 
-/** The keys a caller knows: the client's address (front ends) and/or the writer (services). */
+/**
+ * The keys a caller knows: the client's address (front ends), the writer (services), the
+ * account (a normalised email; the store counts only its hash).
+ */
 export type LimitKeys = Partial<Record<BucketScope, string>>;
 
 /**
@@ -65,6 +75,53 @@ export async function limitOperation(
   return decisions;
 }
 
+/**
+ * Seconds until every bucket of `operation` is under its quota again for the given keys (0
+ * when none is spent), without drawing on any: a sign-in checks this before it checks a
+ * password, so a spent account costs no hashing. Without a store, nothing is limited (0).
+ */
+export async function operationBlockedFor(
+  ctx: Pick<ServiceContext, "rateLimits">,
+  operation: Operation,
+  keys: LimitKeys,
+): Promise<number> {
+  const store = ctx.rateLimits;
+  if (!store) return 0;
+  let wait = 0;
+  for (const bucket of OPERATIONS[operation] as readonly Bucket[]) {
+    const key = keys[BUCKETS[bucket].scope];
+    if (key !== undefined) wait = Math.max(wait, await store.blockedFor(bucket, key));
+  }
+  return wait;
+}
+
+/**
+ * Counts one event on every bucket of `operation` whose key is given, never refusing it (the
+ * event has happened: a password was wrong, a mail went out). The next
+ * `operationBlockedFor` sees it, on every instance sharing the store.
+ */
+export async function countOperation(
+  ctx: Pick<ServiceContext, "rateLimits">,
+  operation: Operation,
+  keys: LimitKeys,
+): Promise<void> {
+  const store = ctx.rateLimits;
+  if (!store) return;
+  for (const bucket of OPERATIONS[operation] as readonly Bucket[]) {
+    const key = keys[BUCKETS[bucket].scope];
+    if (key !== undefined) await store.penalize(bucket, key);
+  }
+}
+
+/** Forgets one key's count in one bucket (a successful sign-in clears its account's). */
+export async function clearLimit(
+  ctx: Pick<ServiceContext, "rateLimits">,
+  bucket: Bucket,
+  key: string,
+): Promise<void> {
+  await ctx.rateLimits?.clear(bucket, key);
+}
+
 /** The languages a refusal is worded in (the site's; REST and MCP speak English). */
 export type WordingLang = "en" | "es";
 
@@ -77,6 +134,10 @@ const WHAT: Record<WordingLang, Record<Bucket, string>> = {
     reviews: "reviews by this reviewer",
     reports: "reports from your address",
     forms: "form submissions from your address",
+    "sign-in-account": "failed sign-ins to this account",
+    "sign-in-ip": "failed sign-ins from your address",
+    "mail-account": "emails to this address",
+    "mail-ip": "emails asked for from your address",
   },
   es: {
     reads: "lecturas desde tu dirección",
@@ -86,6 +147,10 @@ const WHAT: Record<WordingLang, Record<Bucket, string>> = {
     reviews: "revisiones de este revisor",
     reports: "denuncias desde tu dirección",
     forms: "envíos de formularios desde tu dirección",
+    "sign-in-account": "inicios de sesión fallidos en esta cuenta",
+    "sign-in-ip": "inicios de sesión fallidos desde tu dirección",
+    "mail-account": "correos a esta dirección",
+    "mail-ip": "correos pedidos desde tu dirección",
   },
 };
 
@@ -133,6 +198,10 @@ const NOUNS: Record<Bucket, string> = {
   reviews: "reviews",
   reports: "reports",
   forms: "form posts",
+  "sign-in-account": "failed sign-ins",
+  "sign-in-ip": "failed sign-ins",
+  "mail-account": "emails",
+  "mail-ip": "emails",
 };
 
 /**
@@ -149,7 +218,7 @@ export function describeLimits(operation: Operation): string {
         : window === "hour"
           ? "an hour"
           : `a ${window}`;
-      return `${points} ${NOUNS[bucket]} ${per} per ${scope === "ip" ? "IP" : "agent"}`;
+      return `${points} ${NOUNS[bucket]} ${per} per ${scope === "ip" ? "IP" : scope === "account" ? "account" : "agent"}`;
     })
     .join(" and ");
 }

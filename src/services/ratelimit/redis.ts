@@ -1,7 +1,7 @@
 /** @module Rate-limit counters in Redis, shared by every instance, failing open to memory. */
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import {
   BUCKET_NAMES,
   type Bucket,
@@ -12,6 +12,8 @@ import {
   memoryLimiters,
   type RateLimits,
   type RateLimitsOptions,
+  storeKey,
+  waitFrom,
 } from "./limits.ts";
 
 export interface RedisRateLimitsOptions extends RateLimitsOptions {
@@ -139,37 +141,53 @@ export async function createRedisRateLimits(
       }),
     ]),
   );
-  /** Draws on `limiter`: its answer (consumed or refused), or whatever it failed with. */
-  const draw = async (
-    limiter: { consume(key: string): Promise<RateLimiterRes> },
-    key: string,
-    deadlineMs?: number,
-  ): Promise<{ res: RateLimiterRes; allowed: boolean }> => {
-    try {
-      const consumed = limiter.consume(key);
-      const res = await (deadlineMs === undefined ? consumed : withDeadline(consumed, deadlineMs));
-      return { res, allowed: true };
-    } catch (refused) {
-      if (refused instanceof RateLimiterRes) return { res: refused, allowed: false };
-      throw refused;
-    }
-  };
-
   await firstConnection(client, connectTimeoutMs);
   if (client.status !== "ready") noteOutage();
 
+  /**
+   * Runs `work` on the bucket's Redis limiter within the deadline, or, when Redis is not
+   * ready, refuses the command or is too slow, on its insurance limiter in memory.
+   */
+  const onStore = async <T>(
+    bucket: Bucket,
+    work: (limiter: RateLimiterRedis | RateLimiterMemory) => Promise<T>,
+  ): Promise<T> => {
+    let result: T;
+    try {
+      result = await withDeadline(work(limiters.get(bucket)!), commandTimeoutMs);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw error;
+      noteOutage();
+      return work(insurance.get(bucket)!);
+    }
+    noteHealthy();
+    return result;
+  };
+
   return {
     async consume(bucket: Bucket, key: string) {
-      let drawn: { res: RateLimiterRes; allowed: boolean };
-      try {
-        drawn = await draw(limiters.get(bucket)!, key, commandTimeoutMs);
-        noteHealthy();
-      } catch {
-        // Not ready, refused the command, or too slow: this request is counted in memory.
-        noteOutage();
-        drawn = await draw(insurance.get(bucket)!, key);
-      }
+      const k = storeKey(bucket, key, options);
+      const drawn = await onStore(bucket, async (limiter) => {
+        try {
+          return { res: await limiter.consume(k), allowed: true };
+        } catch (refused) {
+          if (refused instanceof RateLimiterRes) return { res: refused, allowed: false };
+          throw refused;
+        }
+      });
       return decisionFrom(bucket, limits[bucket], drawn.res, drawn.allowed);
+    },
+    async penalize(bucket: Bucket, key: string) {
+      const k = storeKey(bucket, key, options);
+      await onStore(bucket, (limiter) => limiter.penalty(k, 1));
+    },
+    async blockedFor(bucket: Bucket, key: string) {
+      const k = storeKey(bucket, key, options);
+      return waitFrom(limits[bucket], await onStore(bucket, (limiter) => limiter.get(k)));
+    },
+    async clear(bucket: Bucket, key: string) {
+      const k = storeKey(bucket, key, options);
+      await onStore(bucket, (limiter) => limiter.delete(k));
     },
     shared: () => !outage,
     async probe() {

@@ -186,6 +186,7 @@ export const en = {
     500: "Something went wrong on our side. Try again later.",
     503: "The archive is unavailable for a moment. Try again in a few seconds.",
     fields: "These fields hold characters the site cannot store (NUL, control characters):",
+    notUtf8Fields: "These fields are not valid UTF-8 text, so nothing was saved:",
     requestId: (id: string) => `Request id: ${id}`,
     home: "Go to the home page",
   },

@@ -182,6 +182,7 @@ export const es: Messages = {
     503: "El archivo no está disponible en este momento. Vuelve a intentarlo en unos segundos.",
     fields:
       "Estos campos contienen caracteres que el sitio no puede guardar (NUL, caracteres de control):",
+    notUtf8Fields: "Estos campos no son texto UTF-8 válido, así que no se ha guardado nada:",
     requestId: (id: string) => `Identificador de la petición: ${id}`,
     home: "Ir a la página de inicio",
   },
