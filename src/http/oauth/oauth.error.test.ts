@@ -163,6 +163,37 @@ describe("a registration body", () => {
     expect(await counted(served.test.metrics, "/register", 413)).toBe(1);
     expect(await rows(served.test.ctx, "oauth_clients")).toBe(before);
   });
+
+  it("that is not UTF-8 (a bad or an overlong sequence) is 400 and stores nothing (issue 28, finding 12)", async () => {
+    const served = app();
+    const before = await rows(served.test.ctx, "oauth_clients");
+    const json = (name: Uint8Array) =>
+      Buffer.concat([
+        Buffer.from('{"client_name":"'),
+        name,
+        Buffer.from(`","redirect_uris":["${REDIRECT}"]}`),
+      ]);
+    for (const bytes of [Uint8Array.of(0xc3, 0x28), Uint8Array.of(0xc0, 0xaf)]) {
+      const res = await fetch(`${served.url}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: json(bytes),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: "invalid_client_metadata",
+        error_description: expect.stringMatching(/not valid UTF-8/),
+      });
+    }
+    const token = await fetch(`${served.url}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: Buffer.concat([Buffer.from("grant_type=authorization_code&code="), Buffer.of(0xff)]),
+    });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({ error: "invalid_request" });
+    expect(await rows(served.test.ctx, "oauth_clients")).toBe(before);
+  });
 });
 
 describe("redirect URIs", () => {

@@ -59,9 +59,15 @@ export function sdkHandlers(issuer: URL, baseUrl: string) {
   handlers.post(
     "/register",
     requireJsonBody,
-    express.json({ limit: OAUTH_INPUT_LIMITS.registrationBodyBytes }),
+    express.json({ limit: OAUTH_INPUT_LIMITS.registrationBodyBytes, verify: strictUtf8 }),
   );
-  handlers.all("/authorize", express.urlencoded({ extended: false }), boundAuthorization);
+  handlers.all(
+    "/authorize",
+    express.urlencoded({ extended: false, verify: strictUtf8 }),
+    boundAuthorization,
+  );
+  // Parsed here so their bytes are checked too; the SDK's own parser then finds them parsed.
+  handlers.post(["/token", "/revoke"], express.urlencoded({ extended: false, verify: strictUtf8 }));
   handlers.use(
     mcpAuthRouter({
       provider: quireOAuthProvider(),
@@ -186,6 +192,23 @@ const boundAuthorization: Handler = (req, res, next) => {
   next();
 };
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Bytes are kept or refused (as every other front end: src/http/body-limit.ts): a body that is
+ * not UTF-8 is a 400 before anything reads it, never decoded with U+FFFD in place of its bytes.
+ */
+function strictUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  try {
+    UTF8.decode(body);
+  } catch {
+    throw Object.assign(new Error("The request body is not valid UTF-8."), {
+      status: 400,
+      type: "encoding.invalid",
+    });
+  }
+}
+
 /**
  * Body parser errors (malformed JSON or form, over the size bound, an unsupported charset):
  * answered in OAuth's shape with their own status (400, 413, 415) instead of falling through
@@ -210,9 +233,11 @@ function bodyErrors(
         : "The request body is too large."
       : type === "entity.parse.failed"
         ? "The request body is not valid JSON."
-        : type === "charset.unsupported" || type === "encoding.unsupported"
-          ? "The request body's charset or encoding is not supported."
-          : "The request body could not be read.";
+        : type === "encoding.invalid"
+          ? "The request body is not valid UTF-8."
+          : type === "charset.unsupported" || type === "encoding.unsupported"
+            ? "The request body's charset or encoding is not supported."
+            : "The request body could not be read.";
   res.set("access-control-allow-origin", "*");
   oauthError(res, status, code, description);
 }
