@@ -226,7 +226,8 @@ async function main(): Promise<void> {
         await drainEmbeddingQueue(rt.services, { onProgress: (done) => log(`  embedded ${done}`) });
       }
       if (CALIBRATE) await calibrate(rt, evalQueries, qrels, imported.corpusIdOf);
-      else if (TUNE && rt.services.embedder) await tuneDenseWeight(rt, evalQueries, qrels, imported.corpusIdOf);
+      else if (TUNE && rt.services.embedder)
+        await tuneDenseWeight(rt, evalQueries, qrels, imported.corpusIdOf);
       else if (TUNE) await tune(rt, evalQueries, qrels, imported.corpusIdOf);
       else await evaluate(rt, config.BASE_URL, evalQueries, qrels, imported);
     } finally {
