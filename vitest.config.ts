@@ -1,12 +1,50 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two tiers (docs/development.md):
+ * - `fast` (`npm test`): unit and route tests on fixtures inside the repository; what a plain
+ *   clone runs, with no ../shared and no services beyond the embedded engine.
+ * - `full` (added by `npm run test:all`): servers as child processes, real Chromium, nginx,
+ *   several instances, the benchmarks' and evaluations' smoke runs, and tests that read the
+ *   large corpora in ../shared/data (`*.corpus.test.ts`).
+ */
+export const FULL_TIER = [
+  "**/*.e2e.test.ts",
+  "**/*.corpus.test.ts",
+  "**/*.scale.test.ts",
+  "test/e2e.test.ts",
+  "test/bench-smoke.test.ts",
+  "test/browser/**/*.test.ts",
+];
+
+const shared = {
+  globalSetup: ["test/global-setup.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: "forks" as const,
+  maxWorkers: 2,
+};
+
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    globalSetup: ["test/global-setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: "forks",
-    maxWorkers: 2,
+    ...shared,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: "fast",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...FULL_TIER],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "full",
+          include: FULL_TIER,
+          exclude: ["**/node_modules/**"],
+        },
+      },
+    ],
   },
 });

@@ -12,9 +12,6 @@
  * EVAL_DATABASE_URL (a rerun on a kept database reuses its import), EVAL_ADMIN_URL.
  * CROSS_LINGUAL=off runs without Apertium even where it is installed.
  * EVAL_SEARCH: search settings over the defaults, as JSON (e.g. '{"translationSenses":false}').
- * EVAL_LSI='{"k":300,"weight":0.5}' also fits latent semantic indexing on the loaded archive
- * (eval/lib/lsi.ts, ADR 0033) and asks the paraphrase and English sets again with it as the
- * dense channel at that fusion weight (smoke mode always does, with k 8).
  *
  * Every query goes through GET /api/v1/search/semantic over HTTP (an in-process server on
  * port 0) with limit=20 passages; passages are grouped by paper at the rank of their best
@@ -38,7 +35,6 @@ import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dat
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
 import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
-import { fitLsi, lsiEmbedder, storeLsiVectors } from "./lib/lsi.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const SETS = new URL("./sets/", import.meta.url);
@@ -100,21 +96,8 @@ interface Run {
   target: number | null;
   /** Turns the query into what is sent (a reference run translates it first). */
   prepare?: (query: string) => Promise<string>;
-  /** Services to ask instead of the runtime's (the LSI probe's dense channel). */
-  services?: Partial<ServiceContext>;
   /** Every query is dev (the second Spanish set): no halves. */
   allDev?: boolean;
-}
-
-/** The LSI probe's settings: EVAL_LSI, or a tiny model in smoke mode; null when off. */
-function lsiSettings(): { k: number; weight: number } | null {
-  const raw = process.env.EVAL_LSI;
-  if (!raw) return SMOKE ? { k: 8, weight: 0.5 } : null;
-  const parsed = JSON.parse(raw) as { k?: unknown; weight?: unknown };
-  if (typeof parsed.k !== "number" || typeof parsed.weight !== "number") {
-    throw new Error('EVAL_LSI must look like {"k":300,"weight":0.5}');
-  }
-  return { k: parsed.k, weight: parsed.weight };
 }
 
 async function main(): Promise<void> {
@@ -238,37 +221,6 @@ async function main(): Promise<void> {
           target: null,
         },
       ];
-      const lsi = lsiSettings();
-      if (lsi) {
-        const model = await fitLsi(rt.database.db, { k: lsi.k });
-        const stored = await storeLsiVectors(rt.database.db, model);
-        log(
-          `LSI: k ${model.k} over ${model.papers} papers, ${model.vocab.size} terms; SVD ${model.seconds.toFixed(1)} s; ${stored} chunk vectors`,
-        );
-        const services: Partial<ServiceContext> = {
-          embedder: lsiEmbedder(rt.database.db, model),
-          search: { ...rt.services.search, denseWeight: lsi.weight },
-        };
-        const label = `hybrid + LSI k ${model.k}, weight ${lsi.weight}`;
-        runs.push(
-          {
-            name: `English known-item (${label})`,
-            items: knownEn,
-            translator: true,
-            metric: "MRR@10",
-            target: 0.97,
-            services,
-          },
-          {
-            name: `paraphrase (${label})`,
-            items: paraphrase,
-            translator: true,
-            metric: "R@10",
-            target: 0.3,
-            services,
-          },
-        );
-      }
       const rows = await evaluate(rt, config.BASE_URL, runs);
       process.stdout.write(
         [
@@ -318,7 +270,6 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
     const services = {
       ...rt.services,
       translator: run.translator ? rt.services.translator : undefined,
-      ...run.services,
     };
     await withServer(rt, services, baseUrl, async (base) => {
       let total = 0;

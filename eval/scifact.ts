@@ -20,9 +20,7 @@
  *   EVAL_ADMIN_URL     where to create/drop quire_eval_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  *   EVAL_SEARCH        search settings over the defaults, as JSON (e.g. '{"sparseWeight":0.8}')
  *   EMBEDDINGS_URL, EMBEDDINGS_MODEL, EMBEDDINGS_API_KEY   add the dense channel
- *   EVAL_LSI           '{"k":300,"weight":0.5}': fit latent semantic indexing on the imported
- *                      abstracts (eval/lib/lsi.ts, ADR 0033) and use it as the dense channel at
- *                      that fusion weight; with --tune, sweep its weight on the TRAIN queries
+ *                      (with --tune, its fusion weight is swept on the TRAIN queries)
  *
  * nDCG@10 goes through GET /api/v1/search/semantic over HTTP (an in-process server on port
  * 0). Recall@100 needs 100 papers per query but the public `limit` stops at 20, so it calls
@@ -54,7 +52,6 @@ import {
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
 import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
-import { fitLsi, lsiEmbedder, storeLsiVectors } from "./lib/lsi.ts";
 
 const DATA = fileURLToPath(new URL("../../shared/data/beir-scifact/", import.meta.url));
 const TUNE = process.argv.includes("--tune");
@@ -228,23 +225,9 @@ async function main(): Promise<void> {
         log(`dense: embedding the queue with ${rt.services.embedder.model} …`);
         await drainEmbeddingQueue(rt.services, { onProgress: (done) => log(`  embedded ${done}`) });
       }
-      // Smoke mode always exercises the probe, with a tiny model.
-      const lsi = process.env.EVAL_LSI
-        ? (JSON.parse(process.env.EVAL_LSI) as { k: number; weight: number })
-        : SMOKE
-          ? { k: 8, weight: 0.5 }
-          : null;
-      if (lsi) {
-        const model = await fitLsi(rt.database.db, { k: lsi.k });
-        const stored = await storeLsiVectors(rt.database.db, model);
-        log(
-          `LSI: k ${model.k} over ${model.papers} papers, ${model.vocab.size} terms; SVD ${model.seconds.toFixed(1)} s; ${stored} chunk vectors; dense weight ${lsi.weight}`,
-        );
-        rt.services.embedder = lsiEmbedder(rt.database.db, model);
-        rt.services.search = { ...rt.services.search, denseWeight: lsi.weight };
-      }
       if (CALIBRATE) await calibrate(rt, evalQueries, qrels, imported.corpusIdOf);
-      else if (TUNE && lsi) await tuneDenseWeight(rt, evalQueries, qrels, imported.corpusIdOf);
+      else if (TUNE && rt.services.embedder)
+        await tuneDenseWeight(rt, evalQueries, qrels, imported.corpusIdOf);
       else if (TUNE) await tune(rt, evalQueries, qrels, imported.corpusIdOf);
       else await evaluate(rt, config.BASE_URL, evalQueries, qrels, imported);
     } finally {

@@ -1,5 +1,4 @@
-/** @module Tests for the lossless chunker: worked examples, property tests and the unarXive sample. */
-import { readFileSync } from "node:fs";
+/** @module Tests for the lossless chunker: worked examples and property tests (the unarXive sample: chunker.corpus.test.ts). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,11 +8,6 @@ import {
   DEFAULT_CHUNK_MAX_CHARS,
   type FieldChunk,
 } from "./chunker.ts";
-
-const UNARXIVE_URL = new URL(
-  "../../../../shared/data/unarxive-sample/arXiv_src_2212_086.jsonl",
-  import.meta.url,
-);
 
 const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
 
@@ -741,80 +735,6 @@ describe("Markdown body properties", () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// Real data: the unarXive sample shipped in ../shared
-// ---------------------------------------------------------------------------------------------
-
-interface UnarxivePaper {
-  paper_id: string;
-  metadata: { title: string };
-  abstract: { text: string } | null;
-  body_text: { section: string | null; text: string }[];
-}
-
-/** Markdown body with `## section` on every section change; also returns the heading oracle. */
-function unarxiveBody(paper: UnarxivePaper): { body: string; headings: MdDoc["headings"] } {
-  const parts: string[] = [];
-  const headings: MdDoc["headings"] = [];
-  let offset = 0;
-  let current: string | null | undefined;
-  const push = (part: string) => {
-    if (parts.length > 0) offset += 2; // "\n\n" separator
-    parts.push(part);
-    offset += cpLength(part);
-  };
-  for (const paragraph of paper.body_text) {
-    if (paragraph.section !== current) {
-      current = paragraph.section;
-      // Section names may contain line breaks; null or empty names get no heading.
-      const name = (current ?? "").replace(/\s+/g, " ").trim();
-      if (name) {
-        headings.push({ offset: parts.length > 0 ? offset + 2 : 0, path: name });
-        push(`## ${name}`);
-      }
-    }
-    push(paragraph.text);
-  }
-  return { body: parts.join("\n\n"), headings };
-}
-
-describe("unarXive sample", () => {
-  const papers = readFileSync(UNARXIVE_URL, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as UnarxivePaper);
-
-  it("reads the papers", () => {
-    expect(papers.length).toBeGreaterThan(0);
-  });
-
-  for (const maxChars of [DEFAULT_CHUNK_MAX_CHARS, 300]) {
-    it(`chunks every paper losslessly at maxChars ${maxChars}`, () => {
-      let total = 0;
-      for (const paper of papers) {
-        const { body, headings } = unarxiveBody(paper);
-        const title = paper.metadata.title;
-        const abstract = paper.abstract?.text ?? "";
-        check("title", title, maxChars);
-        check("abstract", abstract, maxChars);
-        const chunks = check("body", body, maxChars);
-        const starts = new Set(chunks.map((c) => c.start));
-        for (const heading of headings) expect(starts.has(heading.offset)).toBe(true);
-        for (const chunk of chunks) {
-          const owner = headings.filter((h) => h.offset <= chunk.start).at(-1);
-          expect(chunk.section).toBe(owner ? owner.path : null);
-        }
-        const all = chunkPaper({ title, abstract, body }, { maxChars });
-        expect(all.map((c) => c.chunk_index)).toEqual(all.map((_, i) => i));
-        total += all.length;
-      }
-      expect(papers.length).toBeGreaterThan(0);
-      expect(total).toBeGreaterThan(papers.length);
-    });
-  }
-});
-
-// Timing lives in `npm run bench:text`; these check that large and degenerate inputs
 // still partition losslessly.
 describe("large and degenerate inputs", () => {
   it("partitions a 100 KB paper losslessly at every size", () => {

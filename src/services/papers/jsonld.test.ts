@@ -1,11 +1,7 @@
+/** @module toScholarlyArticle: valid schema.org, checked offline against the real vocabulary (5,000 arXiv abstracts: jsonld.corpus.test.ts). */
 /** @module toScholarlyArticle: valid schema.org, checked offline against the real vocabulary. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { arxivDetails } from "../../../test/fixtures/arxiv-details.ts";
-import {
-  expandLocally,
-  schemaOrgProblems,
-  validateSchemaOrg,
-} from "../../../test/fixtures/schemaorg/validate.ts";
+import { expandLocally, validateSchemaOrg } from "../../../test/fixtures/schemaorg/validate.ts";
 import { loadSchemaOrgVocabulary } from "../../../test/fixtures/schemaorg/vocabulary.ts";
 import type { Database } from "../../db/client.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
@@ -374,28 +370,5 @@ describe("the sample papers, from a database", () => {
     }
     expect(checked).toBeGreaterThanOrEqual(28);
     expect(owned).toBe(4);
-  });
-});
-
-describe("5,000 arXiv abstracts", () => {
-  it("render as valid schema.org JSON-LD (pure; no database)", { timeout: 120_000 }, async () => {
-    const details = arxivDetails(5000);
-    expect(details).toHaveLength(5000);
-    expect(new Set(details.map((d) => d.paper.id)).size).toBe(5000);
-    const vocabulary = loadSchemaOrgVocabulary();
-    const failures: string[] = [];
-    for (const [i, d] of details.entries()) {
-      const doc = toScholarlyArticle(d, BASE, { versioned: i % 4 === 0 });
-      const expanded = await expandLocally(doc);
-      const problems = [
-        ...schemaOrgProblems(expanded, vocabulary),
-        ...modellingProblems(expanded[0] as Node, d),
-      ];
-      const record = doc as unknown as Record<string, unknown>;
-      if (record.name !== d.version.title) problems.push("title changed");
-      if (record.abstract !== d.version.abstract) problems.push("abstract changed");
-      if (problems.length > 0) failures.push(`${d.paper.id}: ${problems.join("; ")}`);
-    }
-    expect(failures.slice(0, 10)).toEqual([]);
   });
 });

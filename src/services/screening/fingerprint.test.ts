@@ -1,6 +1,5 @@
-/** @module Tests for fingerprints: normalisation, FNV/SimHash correctness, bands, and distances measured on SciFact. */
+/** @module Tests for fingerprints: normalisation, FNV/SimHash correctness and bands (distances on SciFact: fingerprint.corpus.test.ts). */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,8 +10,6 @@ import {
   SIMHASH_BAND_COUNT,
   simhashBands,
 } from "./fingerprint.ts";
-
-const SCIFACT_URL = new URL("../../../../shared/data/beir-scifact/corpus.jsonl", import.meta.url);
 
 const ABSTRACT_1500 =
   "Chronic kidney disease affects roughly one in ten adults worldwide, yet most patients are " +
@@ -31,36 +28,6 @@ const ABSTRACT_1500 =
   "that referred the top decile of predicted risk to nephrology would have identified 62 percent " +
   "of patients who later progressed, at a cost comparable to current practice. These findings " +
   "suggest that existing laboratory data can support earlier and more targeted kidney care.";
-
-const ABSTRACT_1500_EDITED = ABSTRACT_1500.replace(
-  "Calibration was good across age, sex and ethnic groups",
-  "Calibration remained good across all age, sex and ethnic groups",
-);
-
-interface SciFactRecord {
-  _id: string;
-  title: string;
-  text: string;
-}
-
-function loadSciFact(): SciFactRecord[] {
-  return readFileSync(SCIFACT_URL, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as SciFactRecord);
-}
-
-/** Deterministic PRNG (mulberry32) so measured distributions are reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MASK64 = (1n << 64n) - 1n;
 
@@ -87,17 +54,6 @@ function simhashReference(words: string[]): bigint {
   let out = 0n;
   for (let b = 0; b < 64; b++) if (counts[b]! > 0) out |= 1n << BigInt(b);
   return BigInt.asIntN(64, out);
-}
-
-function summarise(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return `n=${sorted.length} mean=${mean.toFixed(2)} p50=${q(0.5)} p90=${q(0.9)} p99=${q(0.99)} max=${sorted.at(-1)}`;
-}
-
-function shareWithin(values: number[], k: number): number {
-  return values.filter((d) => d <= k).length / values.length;
 }
 
 describe("normalizeForFingerprint", () => {
@@ -280,108 +236,6 @@ describe("LSH bands", () => {
     const a = simhashBands(0n);
     const b = simhashBands(flipped);
     expect(a.some((band, i) => band === b[i])).toBe(false);
-  });
-});
-
-describe("near-duplicate threshold, measured on SciFact", () => {
-  const records = loadSciFact();
-  const simhash = (abstract: string) => fingerprint({ title: "", abstract, body: "" }).simhash;
-
-  it("keeps a lightly edited 1,500-character abstract (one sentence changed) within the threshold", () => {
-    expect(ABSTRACT_1500.length).toBeGreaterThan(1450);
-    expect(ABSTRACT_1500.length).toBeLessThan(1650);
-    expect(ABSTRACT_1500_EDITED).not.toBe(ABSTRACT_1500);
-    const d = hammingDistance(simhash(ABSTRACT_1500), simhash(ABSTRACT_1500_EDITED));
-    console.info(`lightly edited 1,500-char abstract: distance ${d}`);
-    expect(d).toBeLessThanOrEqual(NEAR_DUPLICATE_MAX_DISTANCE);
-  });
-
-  it("never puts two unrelated abstracts within the threshold (all 13.4 M pairs)", () => {
-    const lo = new Uint32Array(records.length);
-    const hi = new Uint32Array(records.length);
-    records.forEach((r, i) => {
-      const u = BigInt.asUintN(
-        64,
-        fingerprint({ title: r.title, abstract: r.text, body: "" }).simhash,
-      );
-      lo[i] = Number(u & 0xffffffffn);
-      hi[i] = Number(u >> 32n);
-    });
-    const popcount = (x: number) => {
-      let v = x - ((x >>> 1) & 0x55555555);
-      v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-      return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-    };
-    const histogram = new Array<number>(65).fill(0);
-    for (let i = 0; i < records.length; i++) {
-      for (let j = i + 1; j < records.length; j++) {
-        histogram[popcount((lo[i]! ^ lo[j]!) >>> 0) + popcount((hi[i]! ^ hi[j]!) >>> 0)]!++;
-      }
-    }
-    const pairs = histogram.reduce((a, b) => a + b, 0);
-    const mean = histogram.reduce((a, n, d) => a + n * d, 0) / pairs;
-    const min = histogram.findIndex((n) => n > 0);
-    const tail = histogram
-      .slice(0, 21)
-      .map((n, d) => (n > 0 ? `${d}:${n}` : ""))
-      .filter(Boolean)
-      .join(" ");
-    console.info(
-      `unrelated SciFact pairs: ${pairs} mean=${mean.toFixed(2)} min=${min} tail ${tail}`,
-    );
-    expect(pairs).toBe((records.length * (records.length - 1)) / 2);
-    expect(mean).toBeGreaterThan(31);
-    expect(mean).toBeLessThan(33);
-    expect(min).toBeGreaterThan(NEAR_DUPLICATE_MAX_DISTANCE + 2);
-  });
-
-  it("catches word-level edits of ~1,500-character abstracts, and documents sentence-level ones", () => {
-    const random = prng(20240601);
-    const sentences = (t: string) => t.match(/[^.!?]+[.!?]+(?:\s+|$)|[^.!?]+$/g) ?? [t];
-    const donorSentences = records
-      .flatMap((r) => sentences(r.text))
-      .filter((s) => s.length > 60 && s.length < 250);
-    const pool = records.filter((r) => r.text.length >= 1300 && r.text.length <= 1700);
-    const oneWord: number[] = [];
-    const threeAdjacentWords: number[] = [];
-    const sentenceReplaced: number[] = [];
-    const sentenceDeleted: number[] = [];
-    for (const r of pool) {
-      const base = simhash(r.text);
-      const words = r.text.split(" ");
-      const k = 1 + Math.floor(random() * (words.length - 4));
-      const w1 = [...words];
-      w1[k] = "modified";
-      oneWord.push(hammingDistance(base, simhash(w1.join(" "))));
-      const w3 = [...words];
-      w3.splice(k, 3, "markedly", "raised", "levels");
-      threeAdjacentWords.push(hammingDistance(base, simhash(w3.join(" "))));
-      const ss = sentences(r.text);
-      const si = Math.floor(random() * ss.length);
-      const replaced = [...ss];
-      replaced[si] = `${donorSentences[Math.floor(random() * donorSentences.length)]!.trim()} `;
-      sentenceReplaced.push(hammingDistance(base, simhash(replaced.join(""))));
-      const deleted = [...ss];
-      deleted.splice(si, 1);
-      sentenceDeleted.push(hammingDistance(base, simhash(deleted.join(""))));
-    }
-    const k = NEAR_DUPLICATE_MAX_DISTANCE;
-    for (const [name, values] of [
-      ["one word replaced", oneWord],
-      ["three adjacent words replaced", threeAdjacentWords],
-      ["one sentence replaced", sentenceReplaced],
-      ["one sentence deleted", sentenceDeleted],
-    ] as const) {
-      console.info(
-        `${name}: ${summarise(values)} within ${k}: ${(100 * shareWithin(values, k)).toFixed(1)}%`,
-      );
-    }
-    expect(pool.length).toBeGreaterThan(1000);
-    expect(shareWithin(oneWord, k)).toBeGreaterThan(0.97);
-    expect(shareWithin(threeAdjacentWords, k)).toBeGreaterThan(0.9);
-    // Whole-sentence changes of short abstracts overlap nothing unrelated but mostly exceed k.
-    expect(shareWithin(sentenceReplaced, k)).toBeGreaterThan(0.1);
-    expect(shareWithin(sentenceReplaced, 20)).toBeGreaterThan(0.95);
   });
 });
 

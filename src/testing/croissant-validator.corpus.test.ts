@@ -1,4 +1,4 @@
-/** @module validateCroissant against the reference validator's golden cases and examples. */
+/** @module validateCroissant against the reference validator's golden cases and examples (../shared/data: the full tier only, see vitest.config.ts). */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CROISSANT_CONTEXT } from "../services/dataset/croissant.ts";
