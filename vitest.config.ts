@@ -4,14 +4,18 @@ import { defineConfig } from "vitest/config";
  * Two tiers (docs/development.md):
  * - `fast` (`npm test`): unit and route tests on fixtures inside the repository; what a plain
  *   clone runs, with no ../shared and no services beyond the embedded engine.
- * - `full` (added by `npm run test:all`): servers as child processes, real Chromium, nginx,
- *   several instances, the benchmarks' and evaluations' smoke runs, and tests that read the
- *   large corpora in ../shared/data (`*.corpus.test.ts`).
+ * - `full` (added by `npm run test:all`): servers and commands as child processes
+ *   (`*.e2e.test.ts`), real Chromium (`*.browser.test.ts`, test/browser/), Apertium
+ *   (`*.apertium.test.ts`), nginx, several instances, the benchmarks' and evaluations' smoke
+ *   runs, and tests that read the large corpora in ../shared/data (`*.corpus.test.ts`).
  */
 export const FULL_TIER = [
   "**/*.e2e.test.ts",
   "**/*.corpus.test.ts",
   "**/*.scale.test.ts",
+  // Machine parts .ci/run installs: Debian's Chromium, and Apertium's en-es pair.
+  "**/*.browser.test.ts",
+  "**/*.apertium.test.ts",
   "test/e2e.test.ts",
   "test/bench-smoke.test.ts",
   "test/browser/**/*.test.ts",
