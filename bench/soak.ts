@@ -21,7 +21,8 @@
  * and every table's rows and bytes are read at the start, after each round's requests and
  * after each round's prune. The verdict: after the second prune, every table holds what it
  * held after the first (flat), the heap is within a few MB of it, and the cache never held
- * more than its bound. Results go to bench/results/soak-<engine>.json.
+ * more than its bound. Results go to bench/results/ (one file per engine: soak-pglite.json,
+ * soak-postgres.json).
  *
  * Environment (all optional):
  *   BENCH_REQUESTS     requests a round (default 20000; smoke 300)
