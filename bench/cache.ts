@@ -37,6 +37,7 @@ import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import { populateArchive } from "../src/testing/archive.ts";
 import { withBenchDatabase } from "./lib/database.ts";
+import { positive } from "./lib/env.ts";
 import { raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
@@ -48,14 +49,6 @@ const IMPORT_LIMIT = positive("BENCH_IMPORT_LIMIT", orSmoke(1000, 20));
 const SAMPLE_MS = positive("BENCH_SAMPLE_MS", 100);
 const ENGINE = (process.env.BENCH_ENGINES ?? "postgres").split(",")[0]?.trim();
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!(n > 0)) throw new Error(`${name} must be a positive number`);
-  return n;
-}
 
 const ENCODINGS: (Record<string, string> | undefined)[] = [
   undefined,

@@ -46,6 +46,7 @@ import type { Clock, ServiceContext } from "../src/services/context.ts";
 import { pruneStores } from "../src/services/lifecycle/index.ts";
 import { seedSamplePapers } from "../src/services/papers/seed.ts";
 import { withBenchDatabase } from "./lib/database.ts";
+import { positive } from "./lib/env.ts";
 import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
@@ -59,14 +60,6 @@ const ROUNDS = 2;
 const ADVANCE_MS = 400 * 24 * 3600 * 1000;
 /** Heap growth from the first prune to the second that still counts as flat. */
 const HEAP_SLACK_BYTES = 8 * 1024 * 1024;
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!(n > 0)) throw new Error(`${name} must be a positive number`);
-  return n;
-}
 
 if (ENGINE !== "pglite" && ENGINE !== "postgres") {
   throw new Error(`BENCH_ENGINES: unknown engine ${ENGINE}`);

@@ -1,6 +1,7 @@
 /** @module The SSRF address check: IANA special-purpose ranges and IPv4-embedding IPv6 forms. */
 import { describe, expect, it } from "vitest";
-import { ipv6Bytes, isLoopbackAddress, isPublicAddress } from "./public-address.ts";
+import { ipv6Bytes } from "../addresses.ts";
+import { isLoopbackAddress, isPublicAddress } from "./public-address.ts";
 
 describe("isPublicAddress", () => {
   it("refuses the four IPv6 forms issue 28 connected to", () => {

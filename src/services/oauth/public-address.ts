@@ -3,7 +3,8 @@
  * list of special-purpose ranges (IANA's IPv4 and IPv6 special-purpose registries, and the
  * IPv6 forms that embed an IPv4 address, checked by what they embed), in one `BlockList`.
  */
-import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { BlockList, isIPv4 } from "node:net";
+import { ipv6Bytes } from "../addresses.ts";
 
 /**
  * Never fetched from: unspecified, "this network", private (RFC 1918), carrier-grade NAT,
@@ -82,33 +83,6 @@ const EMBEDDINGS = IPV4_EMBEDDING.map(({ net, prefix, at }) => {
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
 LOOPBACK.addAddress("::1", "ipv6");
-
-/** The 16 bytes of an IPv6 address (with an optional trailing dotted quad), or null. */
-export function ipv6Bytes(address: string): Uint8Array | null {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  if (!isIPv6(bare)) return null;
-  let text = bare;
-  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (quad?.[1]) {
-    const [a, b, c, d] = quad[1].split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -quad[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  if (groups.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    const value = Number.parseInt(group, 16);
-    bytes[i * 2] = value >> 8;
-    bytes[i * 2 + 1] = value & 0xff;
-  });
-  return bytes;
-}
 
 /**
  * True when `address` (IPv4 or IPv6, brackets allowed) is a public unicast address: not in

@@ -2,22 +2,9 @@
 import { parse } from "@retorquere/bibtex-parser";
 import { describe, expect, it } from "vitest";
 import { arxivDetails } from "../../../test/fixtures/arxiv-details.ts";
+import { BASE, bracesBalanced, squash } from "./citations.test-helpers.ts";
 import { toBibtex, toRis } from "./citations.ts";
 import type { PaperDetail } from "./schemas.ts";
-
-const BASE = "https://quire.example";
-
-const squash = (s: string) => s.replace(/\s+/g, " ").trim();
-
-/** BibTeX counts every brace, escaped or not: a field must never close early. */
-function bracesBalanced(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === "{") depth++;
-    if (c === "}" && --depth < 0) return false;
-  }
-  return depth === 0;
-}
 
 describe("toBibtex on 5,000 arXiv records", () => {
   it("round-trips the arXiv abstracts richest in LaTeX specials; all 5,000 keep braces balanced", {

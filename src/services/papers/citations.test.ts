@@ -1,10 +1,10 @@
 /** @module Citations: BibTeX parses back to the same text, RIS and CSL-JSON have their shapes (5,000 arXiv records: citations.corpus.test.ts). */
 import { parse } from "@retorquere/bibtex-parser";
 import { describe, expect, it } from "vitest";
+import { BASE, bracesBalanced, squash } from "./citations.test-helpers.ts";
 import { citationMetaTags, escapeLatex, toBibtex, toCslJson, toRis } from "./citations.ts";
 import type { PaperDetail } from "./schemas.ts";
 
-const BASE = "https://quire.example";
 const TRICKY_TITLES = [
   "Fish & Chips: 100% of $5 for #1",
   "Braces {unbalanced and } reversed }{ and a_b_c",
@@ -54,24 +54,12 @@ function detail(title: string, overrides: Partial<PaperDetail["paper"]> = {}): P
   };
 }
 
-const squash = (s: string) => s.replace(/\s+/g, " ").trim();
-
 /** Parses without sentence-casing, which is a display choice of the consumer, not content. */
 function parseOne(bibtex: string) {
   const library = parse(bibtex, { english: false });
   expect(library.errors).toEqual([]);
   expect(library.entries).toHaveLength(1);
   return library.entries[0] as (typeof library.entries)[number];
-}
-
-/** BibTeX counts every brace, escaped or not: a field must never close early. */
-function bracesBalanced(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === "{") depth++;
-    if (c === "}" && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 describe("escapeLatex", () => {

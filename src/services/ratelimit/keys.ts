@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
+import { ipv6Bytes } from "../addresses.ts";
 
 /** The IPv6 prefix an address is counted by unless configured (RATE_LIMIT_IPV6_PREFIX). */
 export const DEFAULT_IPV6_PREFIX = 64;
@@ -22,6 +23,7 @@ export function rateLimitKeyOf(ip: string, ipv6Prefix: number = DEFAULT_IPV6_PRE
   if (kind === 4) return address;
   if (kind !== 6) return ip;
   const bytes = ipv6Bytes(address);
+  if (!bytes) return ip;
   if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
     return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
   }
@@ -40,28 +42,4 @@ export function rateLimitKeyOf(ip: string, ipv6Prefix: number = DEFAULT_IPV6_PRE
 /** The key an account is counted under: its normalised email's SHA-256, never the email. */
 export function accountKeyOf(email: string): string {
   return createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
-}
-
-/** The 16 bytes of a valid IPv6 address (`isIP(address) === 6`), embedded IPv4 included. */
-function ipv6Bytes(address: string): Uint8Array {
-  let text = address.replace(/%.*$/, "");
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
-  if (v4) {
-    const [a, b, c, d] = v4.split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -v4.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    const n = Number.parseInt(group, 16);
-    bytes[i * 2] = n >> 8;
-    bytes[i * 2 + 1] = n & 0xff;
-  });
-  return bytes;
 }

@@ -2,74 +2,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { detectLanguage } from "./language.ts";
-import {
-  type DuplicateEvidence,
-  type ScreeningInput,
-  type ScreeningOptions,
-  type ScreeningOutcome,
-  type ScreeningReason,
-  screenRules as screenRulesOnce,
-} from "./rules.ts";
-
-/** Every reason any test below produced, for the params check at the end of the file. */
-const EMITTED: ScreeningReason[] = [];
-
-function screenRules(
-  input: ScreeningInput,
-  evidence: DuplicateEvidence,
-  options?: ScreeningOptions,
-): ScreeningOutcome {
-  const outcome = screenRulesOnce(input, evidence, options);
-  for (const reason of outcome.reasons) EMITTED.push(reason);
-  return outcome;
-}
+import { codes, NONE, paper } from "./rules.test-helpers.ts";
+import { screenRules } from "./rules.ts";
 
 const SHARED = new URL("../../../../shared/data/", import.meta.url);
 const SCIFACT_URL = new URL("beir-scifact/corpus.jsonl", SHARED);
 const ARXIV_DIR_URL = new URL("arxiv-daily-cs/data/", SHARED);
 const UNARXIVE_URL = new URL("unarxive-sample/arXiv_src_2212_086.jsonl", SHARED);
-
-const NONE: DuplicateEvidence = { exactDuplicateOf: null, nearDuplicates: [] };
-
-const ABSTRACT =
-  "We study how retrieval-augmented language models cite their sources. Using a benchmark of " +
-  "2,000 questions with annotated evidence, we find that citation accuracy drops sharply when " +
-  "retrieved passages disagree, and we propose a simple reranking step that restores it.";
-
-const PARAGRAPH =
-  "Retrieval-augmented generation combines a language model with a search component that " +
-  "supplies passages at inference time. The model is expected to ground its answer in those " +
-  "passages and to cite them, but in practice citations are often attached to passages that do " +
-  "not support the claim. We measure this behaviour on a new benchmark and analyse its causes.";
-
-const BODY = [
-  "## Introduction",
-  PARAGRAPH,
-  "## Method",
-  PARAGRAPH,
-  PARAGRAPH,
-  "## Results",
-  PARAGRAPH,
-  PARAGRAPH,
-  "## Discussion",
-  PARAGRAPH,
-].join("\n\n");
-
-function paper(overrides: Partial<ScreeningInput> = {}): ScreeningInput {
-  return {
-    title: "Citation Faithfulness in Retrieval-Augmented Language Models",
-    abstract: ABSTRACT,
-    body: BODY,
-    ai_model: "claude-opus-4",
-    license: "CC-BY-4.0",
-    keywords: ["retrieval", "citations"],
-    ...overrides,
-  };
-}
-
-function codes(outcome: ScreeningOutcome): string[] {
-  return outcome.reasons.map((r) => r.code);
-}
 
 interface Record_ {
   id: string;

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NEAR_DUPLICATE_MAX_DISTANCE } from "./fingerprint.ts";
 import { RULE_REASON_CODES, type RuleReasonCode, ruleReasonParams } from "./reasons.ts";
+import { ABSTRACT, BODY, codes, NONE, PARAGRAPH, paper } from "./rules.test-helpers.ts";
 import {
   type DuplicateEvidence,
   RULE_SCREENER_ID,
@@ -24,48 +25,6 @@ function screenRules(
   const outcome = screenRulesOnce(input, evidence, options);
   for (const reason of outcome.reasons) EMITTED.push(reason);
   return outcome;
-}
-
-const NONE: DuplicateEvidence = { exactDuplicateOf: null, nearDuplicates: [] };
-
-const ABSTRACT =
-  "We study how retrieval-augmented language models cite their sources. Using a benchmark of " +
-  "2,000 questions with annotated evidence, we find that citation accuracy drops sharply when " +
-  "retrieved passages disagree, and we propose a simple reranking step that restores it.";
-
-const PARAGRAPH =
-  "Retrieval-augmented generation combines a language model with a search component that " +
-  "supplies passages at inference time. The model is expected to ground its answer in those " +
-  "passages and to cite them, but in practice citations are often attached to passages that do " +
-  "not support the claim. We measure this behaviour on a new benchmark and analyse its causes.";
-
-const BODY = [
-  "## Introduction",
-  PARAGRAPH,
-  "## Method",
-  PARAGRAPH,
-  PARAGRAPH,
-  "## Results",
-  PARAGRAPH,
-  PARAGRAPH,
-  "## Discussion",
-  PARAGRAPH,
-].join("\n\n");
-
-function paper(overrides: Partial<ScreeningInput> = {}): ScreeningInput {
-  return {
-    title: "Citation Faithfulness in Retrieval-Augmented Language Models",
-    abstract: ABSTRACT,
-    body: BODY,
-    ai_model: "claude-opus-4",
-    license: "CC-BY-4.0",
-    keywords: ["retrieval", "citations"],
-    ...overrides,
-  };
-}
-
-function codes(outcome: ScreeningOutcome): string[] {
-  return outcome.reasons.map((r) => r.code);
 }
 
 function reason(outcome: ScreeningOutcome, code: string) {
