@@ -3,7 +3,9 @@
  * store, rows past retention go and rows within it stay; batches; the lock between instances.
  */
 import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../db/client.ts";
 import {
@@ -275,6 +277,36 @@ describe("pruneStores: each store loses what is past retention and keeps the res
     await prune();
     expect(await exists("sessions", "token_hash", expired)).toBe(false);
     expect(await exists("sessions", "token_hash", live)).toBe(true);
+  });
+
+  it("vacuums a table it deleted from, so the embedded engine (no autovacuum) reuses the space", async () => {
+    const warnings: string[] = [];
+    const logger = pino(
+      { level: "warn" },
+      new Writable({
+        write(chunk, _enc, done) {
+          warnings.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const owner = await makeOwner(ctx);
+    await ctx.db.insert(sessions).values(
+      Array.from({ length: 50 }, () => ({
+        tokenHash: unique("s"),
+        ownerId: owner.id,
+        csrfSecret: "c",
+        expiresAt: ago(1000),
+      })),
+    );
+    const report = await pruneStores({ ...ctx, logger });
+    expect(rowsIn(report, "sessions")).toBeGreaterThanOrEqual(50);
+    expect(warnings.join("")).not.toContain("vacuum");
+    const [stats] = await rowsOf<{ vacuumed: boolean }>(
+      ctx.db,
+      sql`select last_vacuum is not null as vacuumed from pg_stat_user_tables where relname = 'sessions'`,
+    );
+    expect(stats?.vacuumed).toBe(true);
   });
 
   it("email_tokens: used or expired links go, live ones stay", async () => {
