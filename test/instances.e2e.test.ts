@@ -24,6 +24,7 @@ import {
   BUCKETS,
   type Bucket,
   DEFAULT_KEY_PREFIX,
+  storeKey,
 } from "../src/services/ratelimit/limits.ts";
 import { csrfTokenIn, overHttp, PageClient, shownKey } from "../src/testing/page-client.ts";
 import { expectRateLimited, expectRateLimitFields } from "../src/testing/rate-limit.ts";
@@ -44,14 +45,21 @@ let dropDatabase: (() => Promise<void>) | undefined;
 /** Redis counters this run made (per-IP and per-agent), deleted after the file. */
 const redisKeys = new Set<string>();
 
-const RUN = `2001:db8:${randomBytes(2).readUInt16BE().toString(16)}:${randomBytes(2).readUInt16BE().toString(16)}`;
+/** A /48 of the documentation range for this run; each fresh client gets a /64 of it. */
+const RUN = `2001:db8:${randomBytes(2).readUInt16BE().toString(16)}`;
 let addresses = 0;
 
 /** A client address no other test or run uses (IPv6 documentation range). */
 function freshIp(): string {
-  const ip = `${RUN}::${(++addresses).toString(16)}`;
-  for (const bucket of BUCKET_NAMES) redisKeys.add(`${DEFAULT_KEY_PREFIX}:${bucket}:${ip}`);
+  // Its own /64: an IPv6 client is counted by its network (RATE_LIMIT_IPV6_PREFIX).
+  const ip = `${RUN}:${(++addresses).toString(16)}::1`;
+  for (const bucket of BUCKET_NAMES) redisKeys.add(counterKey(bucket, ip));
   return ip;
+}
+
+/** The Redis key a bucket counts `key` under (the store's rule: an address by its network). */
+function counterKey(bucket: Bucket, key: string): string {
+  return `${DEFAULT_KEY_PREFIX}:${bucket}:${storeKey(bucket, key)}`;
 }
 
 beforeAll(async () => {
@@ -182,7 +190,7 @@ describe("limits are exact under concurrency", () => {
     const result = await burst([a, b], "/api/v1/papers", ip);
     await expectExact(result, "reads");
     // Both instances drew on one counter in Redis, keyed by the forwarded address.
-    expect(await readCounter(TEST_REDIS_URL, `${DEFAULT_KEY_PREFIX}:reads:${ip}`)).toBe(200);
+    expect(await readCounter(TEST_REDIS_URL, counterKey("reads", ip))).toBe(200);
     for (const instance of [a, b]) {
       expect(instance.output()).toContain(`"ip":"${ip}"`);
       const next = await fetch(`${instance.base}/api/v1/papers`, {
@@ -203,7 +211,7 @@ describe("limits are exact under concurrency", () => {
     const ip = freshIp();
     const result = await burst([a, b], "/api/v1/search/semantic?q=rate%20limits", ip);
     await expectExact(result, "search");
-    expect(await readCounter(TEST_REDIS_URL, `${DEFAULT_KEY_PREFIX}:search:${ip}`)).toBe(200);
+    expect(await readCounter(TEST_REDIS_URL, counterKey("search", ip))).toBe(200);
     // A search spends only `search`: the same address still has every read.
     const read = await fetch(`${a.base}/api/v1/papers`, { headers: { "x-forwarded-for": ip } });
     expect(read.status).toBe(200);
@@ -214,14 +222,14 @@ describe("limits are exact under concurrency", () => {
   it("200 parallel reads at one instance counting in Redis: exactly 120", async () => {
     const ip = freshIp();
     await expectExact(await burst([a], "/api/v1/papers", ip), "reads");
-    expect(await readCounter(TEST_REDIS_URL, `${DEFAULT_KEY_PREFIX}:reads:${ip}`)).toBe(200);
+    expect(await readCounter(TEST_REDIS_URL, counterKey("reads", ip))).toBe(200);
   });
 
   it("200 parallel reads at one instance counting in memory (no REDIS_URL): exactly 120", async () => {
     const ip = freshIp();
     await expectExact(await burst([c], "/api/v1/papers", ip), "reads");
     // Nothing of it reached Redis.
-    expect(await readCounter(TEST_REDIS_URL, `${DEFAULT_KEY_PREFIX}:reads:${ip}`)).toBeNull();
+    expect(await readCounter(TEST_REDIS_URL, counterKey("reads", ip))).toBeNull();
   });
 
   it("200 parallel searches at one instance counting in memory: exactly 30", async () => {
