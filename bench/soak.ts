@@ -5,7 +5,7 @@
  * benchmarking range 198.18.0.0/15, through a trusted proxy, so quotas are drawn on but
  * rarely reached) and a small response cache.
  *
- *   npm run bench:soak                 # 20,000 requests a round, two rounds (PGlite)
+ *   npm run bench:soak                 # 10,000 requests a round, two rounds: 20,000 (PGlite)
  *   npm run bench:soak -- --smoke      # 300 a round (CI, both engines)
  *
  * Each request is one of:
@@ -25,7 +25,7 @@
  * soak-postgres.json).
  *
  * Environment (all optional):
- *   BENCH_REQUESTS     requests a round (default 20000; smoke 300)
+ *   BENCH_REQUESTS     requests a round (default 10000; smoke 300)
  *   BENCH_CONNECTIONS  in flight at once (default 16; smoke 4)
  *   RESPONSE_CACHE_MB  the cache's bound (default 4; smoke 1)
  *   BENCH_ENGINES      pglite or postgres (default pglite; the first one listed)
@@ -50,7 +50,7 @@ import { positive } from "./lib/env.ts";
 import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
-const REQUESTS = positive("BENCH_REQUESTS", orSmoke(20_000, 300));
+const REQUESTS = positive("BENCH_REQUESTS", orSmoke(10_000, 300));
 const CONNECTIONS = positive("BENCH_CONNECTIONS", orSmoke(16, 4));
 const CACHE_MB = positive("RESPONSE_CACHE_MB", orSmoke(4, 1));
 const ENGINE = (process.env.BENCH_ENGINES ?? "pglite").split(",")[0]?.trim();
