@@ -1,4 +1,4 @@
-/** @module Citations: BibTeX parses back to the same text, RIS and CSL-JSON have their shapes (5,000 arXiv records: citations.corpus.test.ts). */
+/** @module Citations: BibTeX parses back to the same text, RIS and CSL-JSON have their shapes (5,000 arXiv records: citations.many.test.ts). */
 import { parse } from "@retorquere/bibtex-parser";
 import { describe, expect, it } from "vitest";
 import { BASE, bracesBalanced, squash } from "./citations.test-helpers.ts";

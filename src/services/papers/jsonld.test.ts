@@ -1,4 +1,4 @@
-/** @module toScholarlyArticle: valid schema.org, checked offline against the real vocabulary (5,000 arXiv abstracts: jsonld.corpus.test.ts). */
+/** @module toScholarlyArticle: valid schema.org, checked offline against the real vocabulary (5,000 arXiv abstracts: jsonld.many.test.ts). */
 /** @module toScholarlyArticle: valid schema.org, checked offline against the real vocabulary. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expandLocally, validateSchemaOrg } from "../../../test/fixtures/schemaorg/validate.ts";

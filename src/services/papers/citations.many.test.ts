@@ -1,16 +1,16 @@
-/** @module Citations of 5,000 arXiv records (../shared/data: the full tier only, see vitest.config.ts). */
+/** @module Citations of 5,000 papers (test/fixtures/synthetic-papers.ts). */
 import { parse } from "@retorquere/bibtex-parser";
 import { describe, expect, it } from "vitest";
-import { arxivDetails } from "../../../test/fixtures/arxiv-details.ts";
+import { paperDetails } from "../../../test/fixtures/paper-details.ts";
 import { BASE, bracesBalanced, squash } from "./citations.test-helpers.ts";
 import { toBibtex, toRis } from "./citations.ts";
 import type { PaperDetail } from "./schemas.ts";
 
-describe("toBibtex on 5,000 arXiv records", () => {
-  it("round-trips the arXiv abstracts richest in LaTeX specials; all 5,000 keep braces balanced", {
+describe("toBibtex on 5,000 papers", () => {
+  it("round-trips the abstracts richest in LaTeX specials; all 5,000 keep braces balanced", {
     timeout: 120_000,
   }, () => {
-    const details = arxivDetails(5000);
+    const details = paperDetails(5000);
     const entries = details.map((d) => toBibtex(d, BASE));
     expect(entries.filter((e) => !bracesBalanced(e))).toEqual([]);
     // The parser needs 15-50 ms an entry, so round-trip the 200 hardest records, not all.
@@ -37,9 +37,9 @@ describe("toBibtex on 5,000 arXiv records", () => {
   });
 });
 
-describe("toRis on 5,000 arXiv records", () => {
+describe("toRis on 5,000 papers", () => {
   it("keeps every record to one value per line", () => {
-    const bad = arxivDetails(5000).filter((d) => {
+    const bad = paperDetails(5000).filter((d) => {
       const lines = toRis(d, BASE).slice(0, -2).split("\r\n");
       return (
         lines[0] !== "TY  - GEN" ||

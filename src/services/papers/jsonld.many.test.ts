@@ -1,6 +1,6 @@
-/** @module JSON-LD for 5,000 arXiv abstracts (../shared/data: the full tier only, see vitest.config.ts). */
+/** @module JSON-LD for 5,000 papers (test/fixtures/synthetic-papers.ts). */
 import { describe, expect, it } from "vitest";
-import { arxivDetails } from "../../../test/fixtures/arxiv-details.ts";
+import { paperDetails } from "../../../test/fixtures/paper-details.ts";
 import { expandLocally, schemaOrgProblems } from "../../../test/fixtures/schemaorg/validate.ts";
 import { loadSchemaOrgVocabulary } from "../../../test/fixtures/schemaorg/vocabulary.ts";
 import { modellingProblems, type Node } from "./jsonld.test-helpers.ts";
@@ -8,9 +8,9 @@ import { toScholarlyArticle } from "./jsonld.ts";
 
 const BASE = "https://quire.example";
 
-describe("5,000 arXiv abstracts", () => {
+describe("5,000 papers", () => {
   it("render as valid schema.org JSON-LD (pure; no database)", { timeout: 120_000 }, async () => {
-    const details = arxivDetails(5000);
+    const details = paperDetails(5000);
     expect(details).toHaveLength(5000);
     expect(new Set(details.map((d) => d.paper.id)).size).toBe(5000);
     const vocabulary = loadSchemaOrgVocabulary();
