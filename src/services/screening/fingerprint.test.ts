@@ -1,4 +1,4 @@
-/** @module Tests for fingerprints: normalisation, FNV/SimHash correctness and bands (distances on SciFact: fingerprint.corpus.test.ts). */
+/** @module Tests for fingerprints: normalisation, FNV/SimHash correctness and bands (distances on SciFact: fingerprint.many.test.ts). */
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

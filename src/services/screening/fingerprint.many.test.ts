@@ -1,39 +1,17 @@
-/** @module Fingerprint distances measured on SciFact (../shared/data: the full tier only, see vitest.config.ts). */
-import { readFileSync } from "node:fs";
+/** @module Fingerprint distances measured on 3,000 generated abstracts (test/fixtures/synthetic-papers.ts). */
 import { describe, expect, it } from "vitest";
+import { prng, syntheticPapers } from "../../../test/fixtures/synthetic-papers.ts";
 import { ABSTRACT_1500 } from "./fingerprint.test-helpers.ts";
 import { fingerprint, hammingDistance, NEAR_DUPLICATE_MAX_DISTANCE } from "./fingerprint.ts";
-
-const SCIFACT_URL = new URL("../../../../shared/data/beir-scifact/corpus.jsonl", import.meta.url);
 
 const ABSTRACT_1500_EDITED = ABSTRACT_1500.replace(
   "Calibration was good across age, sex and ethnic groups",
   "Calibration remained good across all age, sex and ethnic groups",
 );
 
-interface SciFactRecord {
-  _id: string;
-  title: string;
-  text: string;
-}
-
-function loadSciFact(): SciFactRecord[] {
-  return readFileSync(SCIFACT_URL, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as SciFactRecord);
-}
-
-/** Deterministic PRNG (mulberry32) so measured distributions are reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Abstracts we generate (test/fixtures/synthetic-papers.ts), as `{ title, text }`. */
+function loadAbstracts(): { title: string; text: string }[] {
+  return syntheticPapers(3000, 7).map((p) => ({ title: p.title, text: p.abstract }));
 }
 
 function summarise(values: number[]): string {
@@ -47,8 +25,8 @@ function shareWithin(values: number[], k: number): number {
   return values.filter((d) => d <= k).length / values.length;
 }
 
-describe("near-duplicate threshold, measured on SciFact", () => {
-  const records = loadSciFact();
+describe("near-duplicate threshold, measured on generated abstracts", () => {
+  const records = loadAbstracts();
   const simhash = (abstract: string) => fingerprint({ title: "", abstract, body: "" }).simhash;
 
   it("keeps a lightly edited 1,500-character abstract (one sentence changed) within the threshold", () => {
@@ -60,7 +38,7 @@ describe("near-duplicate threshold, measured on SciFact", () => {
     expect(d).toBeLessThanOrEqual(NEAR_DUPLICATE_MAX_DISTANCE);
   });
 
-  it("never puts two unrelated abstracts within the threshold (all 13.4 M pairs)", () => {
+  it("never puts two unrelated abstracts within the threshold (all 4.5 M pairs)", () => {
     const lo = new Uint32Array(records.length);
     const hi = new Uint32Array(records.length);
     records.forEach((r, i) => {
@@ -90,11 +68,11 @@ describe("near-duplicate threshold, measured on SciFact", () => {
       .map((n, d) => (n > 0 ? `${d}:${n}` : ""))
       .filter(Boolean)
       .join(" ");
-    console.info(
-      `unrelated SciFact pairs: ${pairs} mean=${mean.toFixed(2)} min=${min} tail ${tail}`,
-    );
+    console.info(`unrelated pairs: ${pairs} mean=${mean.toFixed(2)} min=${min} tail ${tail}`);
     expect(pairs).toBe((records.length * (records.length - 1)) / 2);
-    expect(mean).toBeGreaterThan(31);
+    // Independent 64-bit hashes sit 32 bits apart on average; the generator's vocabulary is a
+    // few hundred words, so its unrelated abstracts share more shingles and sit a little closer.
+    expect(mean).toBeGreaterThan(28);
     expect(mean).toBeLessThan(33);
     expect(min).toBeGreaterThan(NEAR_DUPLICATE_MAX_DISTANCE + 2);
   });
