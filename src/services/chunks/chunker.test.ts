@@ -1,4 +1,4 @@
-/** @module Tests for the lossless chunker: worked examples and property tests (the unarXive sample: chunker.corpus.test.ts). */
+/** @module Tests for the lossless chunker: worked examples and property tests (the unarXive sample: chunker.fulltext.test.ts). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assertInvariants, cpLength } from "./chunker.test-helpers.ts";

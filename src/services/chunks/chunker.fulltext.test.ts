@@ -1,6 +1,6 @@
-/** @module The lossless chunker on the unarXive full-text sample (../shared/data: the full tier only, see vitest.config.ts). */
-import { readFileSync } from "node:fs";
+/** @module The lossless chunker on 60 generated full texts with sections (test/fixtures/synthetic-papers.ts). */
 import { describe, expect, it } from "vitest";
+import { syntheticPapers } from "../../../test/fixtures/synthetic-papers.ts";
 import { assertInvariants, cpLength } from "./chunker.test-helpers.ts";
 import {
   type ChunkField,
@@ -10,11 +10,6 @@ import {
   type FieldChunk,
 } from "./chunker.ts";
 
-const UNARXIVE_URL = new URL(
-  "../../../../shared/data/unarxive-sample/arXiv_src_2212_086.jsonl",
-  import.meta.url,
-);
-
 function check(field: ChunkField, text: string, maxChars: number): FieldChunk[] {
   const chunks = chunkField(field, text, { maxChars });
   assertInvariants(field, text, chunks, maxChars);
@@ -22,7 +17,7 @@ function check(field: ChunkField, text: string, maxChars: number): FieldChunk[] 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Real data: the unarXive sample shipped in ../shared
+// Full texts shaped as unarXive's (paragraphs tagged with their section)
 // ---------------------------------------------------------------------------------------------
 
 interface MdDoc {
@@ -66,11 +61,17 @@ function unarxiveBody(paper: UnarxivePaper): { body: string; headings: MdDoc["he
   return { body: parts.join("\n\n"), headings };
 }
 
-describe("unarXive sample", () => {
-  const papers = readFileSync(UNARXIVE_URL, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as UnarxivePaper);
+describe("full texts", () => {
+  // Papers we generate, shaped as unarXive's full texts are: paragraphs tagged with their
+  // section, some before the first heading.
+  const papers: UnarxivePaper[] = syntheticPapers(60, 3).map((p) => ({
+    paper_id: p.id,
+    metadata: { title: p.title },
+    abstract: { text: p.abstract },
+    body_text: p.sections.flatMap(({ section, text }) =>
+      text.split("\n\n").map((paragraph) => ({ section, text: paragraph })),
+    ),
+  }));
 
   it("reads the papers", () => {
     expect(papers.length).toBeGreaterThan(0);
