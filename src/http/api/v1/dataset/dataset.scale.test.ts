@@ -1,13 +1,27 @@
-/** @module The dataset endpoints over 5,000 real arXiv abstracts. */
+/** @module The dataset endpoints over 5,000 generated papers (test/fixtures/synthetic-papers.ts). */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { arxivPapers, bulkLoadPapers } from "../../../../services/dataset/bulk-load.ts";
+import { syntheticPapers } from "../../../../../test/fixtures/synthetic-papers.ts";
+import { type BulkPaper, bulkLoadPapers } from "../../../../services/dataset/bulk-load.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "../../../../services/dataset/schemas.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { validateCroissant } from "../../../../testing/croissant-validator.ts";
 
-const ARXIV = new URL("../../../../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const COUNT = 5_000;
+
+/** Papers we generate (test/fixtures/synthetic-papers.ts), one minute apart. */
+function* generated(count: number): Iterable<BulkPaper> {
+  const start = Date.parse("2026-06-01T00:00:00Z");
+  for (const [i, p] of syntheticPapers(count, 11).entries()) {
+    yield {
+      id: p.id,
+      title: p.title,
+      abstract: p.abstract,
+      keywords: p.keywords,
+      publishedAt: new Date(start + i * 60_000),
+    };
+  }
+}
 
 let t: TestApp;
 let loadedIds: string[];
@@ -16,7 +30,7 @@ let loadedIds: string[];
 // abstracts are loaded in bulk: the same screening, fingerprints and chunks, multi-row inserts.
 beforeAll(async () => {
   t = await createTestApp();
-  const result = await bulkLoadPapers(t.ctx, arxivPapers(ARXIV), { count: COUNT });
+  const result = await bulkLoadPapers(t.ctx, generated(COUNT), { count: COUNT });
   loadedIds = result.ids;
 }, 300_000);
 afterAll(async () => t.close());
@@ -37,7 +51,7 @@ function lines<T>(bytes: Buffer): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-describe(`the dataset over ${COUNT} arXiv abstracts`, () => {
+describe(`the dataset over ${COUNT} papers`, () => {
   it("loaded them all", () => {
     expect(loadedIds.length).toBe(COUNT);
   });
