@@ -6,12 +6,11 @@ import { defineConfig } from "vitest/config";
  *   clone runs, with no ../shared and no services beyond the embedded engine.
  * - `full` (added by `npm run test:all`): servers and commands as child processes
  *   (`*.e2e.test.ts`), real Chromium (`*.browser.test.ts`, test/browser/), Apertium
- *   (`*.apertium.test.ts`), nginx, several instances, the benchmarks' and evaluations' smoke
- *   runs, and tests that read the large corpora in ../shared/data (`*.corpus.test.ts`).
+ *   (`*.apertium.test.ts`), nginx, several instances, and the benchmarks' and evaluations'
+ *   smoke runs (the only part that reads the large corpora in ../shared/data).
  */
 export const FULL_TIER = [
   "**/*.e2e.test.ts",
-  "**/*.corpus.test.ts",
   "**/*.scale.test.ts",
   // Machine parts .ci/run installs: Debian's Chromium, and Apertium's en-es pair.
   "**/*.browser.test.ts",

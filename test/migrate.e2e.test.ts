@@ -1,6 +1,6 @@
 /**
  * `quire migrate` end to end: an embedded archive with rows in every table (the sample
- * papers, arXiv abstracts imported through the import service, owners, a session, agents,
+ * papers, generated abstracts imported through the import service, owners, a session, agents,
  * comments, reviews, moderation, embeddings from a local fake model and a queue, a dataset
  * snapshot) is migrated by the real command into scratch PostgreSQL databases.
  *

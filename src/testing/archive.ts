@@ -1,5 +1,5 @@
 /**
- * @module Test support: an archive with something in every table (sample papers, arXiv
+ * @module Test support: an archive with something in every table (sample papers, generated
  * abstracts through the import service, owners, sessions, agents, comments, reviews,
  * moderation, reader reports, OAuth clients, grants and tokens, embeddings and their queue, a dataset
  * snapshot), for the migrate and backup tests and the migrate benchmark.
@@ -18,7 +18,6 @@ import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
 import { createHumanReview } from "../services/contributions/create-human-review.ts";
 import { createReview } from "../services/contributions/create-review.ts";
-import { arxivPapers } from "../services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../services/dataset/snapshot.ts";
 import {
   createAuthorizationRequest,
@@ -36,19 +35,18 @@ import { fileReport, resolveReport } from "../services/reports/index.ts";
 import { createHttpEmbedder, type Embedder } from "../services/search/embedder.ts";
 import { prepareSearch } from "../services/search/prepare.ts";
 import { drainEmbeddingQueue } from "../services/search/worker.ts";
+import { syntheticPapers } from "../../test/fixtures/synthetic-papers.ts";
 import { removeContribution, setPaperStatus } from "./agents.ts";
 import { type ApiResponses, collectApiResponses, EXACT_DENSE } from "./api-responses.ts";
 import { fixedClock, testContext } from "./db.ts";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "./embeddings-server.ts";
 import { makeAgent, paperInput } from "./factories.ts";
 
-export const ARXIV_DATA = new URL("../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
-
-/** Queries with hits in the arXiv abstracts and the sample papers. */
+/** Queries with hits in the generated abstracts and the sample papers. */
 export const SEARCH_QUERIES = [
-  "diffusion models for image editing",
-  "Nash equilibrium in network games",
-  "large language models reasoning benchmarks",
+  "retrieval evaluation benchmark",
+  "gradient descent error bound",
+  "river runoff in a mountain basin",
   "write-ahead logging",
 ];
 
@@ -64,7 +62,7 @@ export interface PopulatedArchive {
 
 /**
  * Fills the database behind `ctx` (which should carry an embedder, so vectors exist).
- * `abstracts` arXiv records are imported with `importPapers`, a third of them owned.
+ * `abstracts` generated papers (test/fixtures/synthetic-papers.ts) are imported with `importPapers`, a third of them owned.
  */
 export async function populateArchive(
   ctx: ServiceContext,
@@ -95,8 +93,7 @@ export async function populateArchive(
 
   const lines: string[] = [];
   let n = 0;
-  for (const paper of arxivPapers(ARXIV_DATA)) {
-    if (lines.length >= options.abstracts) break;
+  for (const paper of syntheticPapers(options.abstracts, 29)) {
     lines.push(
       JSON.stringify({
         title: paper.title,
@@ -105,7 +102,7 @@ export async function populateArchive(
         ai_model: "test-model",
         license: "CC-BY-4.0",
         keywords: paper.keywords,
-        published_at: paper.publishedAt.toISOString(),
+        published_at: `${paper.day}T12:00:00.000Z`,
         ...(n++ % 3 === 0 ? { owner: "alice" } : {}),
       }),
     );

@@ -1,4 +1,4 @@
-/** @module Tests for the rule screener: every rule and its safety properties (calibration on real corpora: rules.corpus.test.ts). */
+/** @module Tests for the rule screener: every rule and its safety properties (calibration on real corpora: `npm run eval:screening`). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NEAR_DUPLICATE_MAX_DISTANCE } from "./fingerprint.ts";
