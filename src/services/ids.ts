@@ -52,8 +52,13 @@ export function newId(prefix: IdPrefix, now: Date = new Date()): string {
   return `${prefix}_${base62(bytes, 22)}`;
 }
 
+/** A paper's id, `2611.00042`: the year and month it was first published, then a sequence. */
+export const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
+
 /** `2611.00042` or `2611.00042v2`. Versions start at 1. */
-export const PAPER_REF_PATTERN = /^(\d{4}\.\d{5})(?:v([1-9]\d{0,5}))?$/;
+export const PAPER_REF_PATTERN = new RegExp(
+  `^(${PAPER_ID_PATTERN.source.slice(1, -1)})(?:v([1-9]\\d{0,5}))?$`,
+);
 
 /** A version number as an input: what `PAPER_REF_PATTERN`'s `vN` can name (1 to 999999). */
 export const VersionNumberSchema = z.number().int().min(1).max(999_999);

@@ -4,6 +4,7 @@
  * MCP tools and pages derive their inputs from these schemas.
  */
 import { z } from "@hono/zod-openapi";
+import { Invalid } from "./errors.ts";
 import { text } from "./text.ts";
 import { parseInput } from "./validation.ts";
 
@@ -32,6 +33,41 @@ const CURSOR_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_CHARS}}$`);
 /** Whether `cursor` can be a `next_cursor` at all (each list then decodes its own). */
 export function isCursorShaped(cursor: string): boolean {
   return CURSOR_SHAPE.test(cursor);
+}
+
+/** Milliseconds since the epoch, as a keyset part. */
+export const MS_PART = /^\d{1,15}$/;
+
+/**
+ * A keyset position as an opaque cursor: its parts joined by `|`, in base64url. Every
+ * keyset-paged list writes its cursors with this and reads them with `decodeKeyset`.
+ */
+export function encodeKeyset(parts: readonly (string | number)[]): string {
+  return Buffer.from(parts.join("|"), "utf8").toString("base64url");
+}
+
+/**
+ * The parts of a cursor this server issued, one per pattern, each matching its pattern; a
+ * 400 naming `cursor` for anything else (another list's cursor, a damaged or made-up one).
+ */
+export function decodeKeyset(cursor: string, patterns: readonly RegExp[]): string[] {
+  if (!isCursorShaped(cursor)) throw invalidCursor();
+  const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (parts.length !== patterns.length || parts.some((part, i) => !patterns[i]?.test(part))) {
+    throw invalidCursor();
+  }
+  return parts;
+}
+
+/** The 400 for a cursor this server did not issue. */
+export function invalidCursor(): Invalid {
+  return new Invalid("cursor is not valid", [
+    {
+      in: "query",
+      name: "cursor",
+      message: "must be a next_cursor value returned by this endpoint",
+    },
+  ]);
 }
 
 /** `cursor`: the opaque `next_cursor` of an earlier page; each list decodes its own. */

@@ -1,6 +1,7 @@
 /** @module OAI-PMH 2.0: the six verbs over papers, oai_dc metadata, sealed keyset tokens. */
 
 import { publicReadDb, type ServiceContext } from "../context.ts";
+import { PAPER_ID_PATTERN } from "../ids.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
 import {
   countHarvestable,
@@ -91,7 +92,6 @@ const SECOND_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 /** A URI (RFC 3986 characters, valid %-escapes, one fragment at most), as anyURI needs. */
 const URI_CHARS = "(?:[A-Za-z0-9\\-._~:/?@!$&'()*+,;=]|%[0-9A-Fa-f]{2})";
 const IDENTIFIER_PATTERN = new RegExp(`^${URI_CHARS}+(?:#${URI_CHARS}*)?$`);
-const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
 const LANGUAGE_PATTERN = /^[a-z]{2,3}$/;
 
 type Outcome = { body: string } | { errors: OaiError[] };

@@ -1,5 +1,6 @@
 /** @module OAI-PMH resumption tokens: opaque, sealed, expiring keyset cursors. */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { PAPER_ID_PATTERN } from "../ids.ts";
 
 /** Everything the next page needs; the token is the whole state, the server keeps none. */
 export interface ResumptionState {
@@ -22,7 +23,6 @@ const VERSION = 1;
 const MAC_BYTES = 16;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{22}$/;
 const POSITION_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
 
 /**
  * The seal key. Every record is public and a token only moves a cursor inside the window

@@ -2,9 +2,8 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { moderationEvents } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
 import { ID_MAX_CHARS } from "../ids.ts";
-import { isCursorShaped } from "../paging.ts";
+import { decodeKeyset, encodeKeyset, invalidCursor } from "../paging.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import {
@@ -78,26 +77,14 @@ interface Position {
 }
 
 function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.at}|${position.id}`, "utf8").toString("base64url");
+  return encodeKeyset([position.at, position.id]);
 }
 
-const ID_SHAPE = new RegExp(`^[A-Za-z0-9_]{1,${ID_MAX_CHARS}}$`);
+const AT_PART = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const ID_PART = new RegExp(`^[A-Za-z0-9_]{1,${ID_MAX_CHARS}}$`);
 
 function decodeCursor(cursor: string): Position {
-  const bad = new Invalid("cursor is not valid", [
-    { in: "query", name: "cursor", message: "must be a next_cursor value from this list" },
-  ]);
-  if (!isCursorShaped(cursor)) throw bad;
-  const [at, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (
-    rest.length > 0 ||
-    !at ||
-    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) ||
-    Number.isNaN(Date.parse(at)) ||
-    !id ||
-    !ID_SHAPE.test(id)
-  ) {
-    throw bad;
-  }
+  const [at, id] = decodeKeyset(cursor, [AT_PART, ID_PART]) as [string, string];
+  if (Number.isNaN(Date.parse(at))) throw invalidCursor();
   return { at, id };
 }

@@ -1,7 +1,7 @@
 /** @module listPapers: visible papers, newest first, keyset-paginated. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { Invalid } from "../errors.ts";
-import { isCursorShaped, pageSizeOf } from "../paging.ts";
+import { PAPER_ID_PATTERN } from "../ids.ts";
+import { decodeKeyset, encodeKeyset, MS_PART, pageSizeOf } from "../paging.ts";
 import { selectListPage } from "./hot-reads.ts";
 import type { PaperList } from "./schemas.ts";
 import { toListItem } from "./summary.ts";
@@ -45,22 +45,11 @@ export async function listPapers(ctx: ServiceContext, input: ListPapersInput): P
 }
 
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(`${position.publishedAtMs}|${position.id}`, "utf8").toString("base64url");
+  return encodeKeyset([position.publishedAtMs, position.id]);
 }
 
 /** Rejects anything that is not a cursor we issued, with a 400 that says so. */
 export function decodeCursor(cursor: string): CursorPosition {
-  const bad = new Invalid("cursor is not valid", [
-    {
-      in: "query",
-      name: "cursor",
-      message: "must be a next_cursor value returned by this endpoint",
-    },
-  ]);
-  if (!isCursorShaped(cursor)) throw bad;
-  const [ms, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length > 0 || !ms || !id || !/^\d{1,15}$/.test(ms) || !/^\d{4}\.\d{5}$/.test(id)) {
-    throw bad;
-  }
+  const [ms, id] = decodeKeyset(cursor, [MS_PART, PAPER_ID_PATTERN]) as [string, string];
   return { publishedAtMs: Number(ms), id };
 }
