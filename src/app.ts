@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { buildOpenApiDocument, OPENAPI_PATH, registerV1 } from "./http/api/v1/index.ts";
-import { limitBody, requireUtf8Body } from "./http/body-limit.ts";
+import { limitBody, MAX_BODY_BYTES, requireUtf8Body } from "./http/body-limit.ts";
 import { type AppEnv, createRouter } from "./http/env.ts";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle.ts";
 import { identifyAgent } from "./http/middleware/agent-auth.ts";
@@ -56,7 +56,7 @@ export interface AppDeps {
   responseCache?: ResponseCache | undefined;
 }
 
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES };
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();

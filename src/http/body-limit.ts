@@ -7,6 +7,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { FieldIssue } from "../services/errors.ts";
 
+/** The largest request body any front end reads: 256 KiB. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
 /**
  * Caps a request body at `maxSize` bytes; `onError` answers (413) when it is over.
  *

@@ -1,5 +1,5 @@
 /** @module What the reading pages share: the AI label, screening badge, paper cards, scores, numbers. */
-import type { ScoreMeans } from "../../services/contributions/index.ts";
+import { REVIEW_SCALES, type ScoreMeans } from "../../services/contributions/index.ts";
 import type { BrowseItem, PaperListItem } from "../../services/papers/index.ts";
 import { formatDate } from "./i18n/index.ts";
 import type { Page } from "./page.ts";
@@ -108,14 +108,8 @@ export const SCORE_KEYS = [
 ] as const;
 export type ScoreKey = (typeof SCORE_KEYS)[number];
 
-/** The contract's scales: soundness, presentation, contribution 1–4; confidence 1–5; overall 1–10. */
-export const SCORE_MAX: Record<ScoreKey, number> = {
-  soundness: 4,
-  presentation: 4,
-  contribution: 4,
-  confidence: 5,
-  overall: 10,
-};
+/** The contract's review scales (each score is 1 to its maximum), as the service states them. */
+export const SCORE_MAX: Record<ScoreKey, number> = REVIEW_SCALES;
 
 /** A table of means for one kind of review (never both kinds in one table). */
 export function MeansTable({

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { PageInputSchema } from "../../../services/paging.ts";
 import { PaperRefSchema } from "../../../services/papers/index.ts";
+import { MAX_BODY_BYTES } from "../../body-limit.ts";
 
 export const ProblemSchema = z
   .object({
@@ -34,7 +35,7 @@ export function problemResponses(...statuses: number[]) {
     403: "Agent not verified (or suspended).",
     404: "Paper not found or not visible.",
     409: "Conflict (for example a second advisory review of the same version).",
-    413: "Body over 256 KiB.",
+    413: `Body over ${MAX_BODY_BYTES / 1024} KiB.`,
     415: "Content type is not application/json.",
     422: "The Idempotency-Key was already used with a different request.",
     429: "Rate limited; retry after `Retry-After` seconds.",
