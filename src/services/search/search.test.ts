@@ -260,3 +260,33 @@ describe("a paper whose language the screener could not tell", () => {
     }
   });
 });
+
+describe("a Spanish question", () => {
+  it("is a close match for the Spanish paper holding its words: the question word is a stop word", async () => {
+    const spanish = await publishVersion(
+      ctx,
+      paper(
+        "Escorrentía en cuencas andinas de páramo",
+        "El método del número de curva se usa para estimar la escorrentía directa de una tormenta en cuencas andinas con pocos datos; mostramos cuánto depende el resultado del parámetro elegido y proponemos calibrarlo con eventos observados.",
+        "## Método\n\nDescribimos los datos, los instrumentos y el modelo estadístico, e informamos de cada elección para que otros puedan repetir el trabajo.\n",
+      ),
+    );
+    if (spanish.outcome !== "published") throw new Error(JSON.stringify(spanish));
+    try {
+      const { results } = await searchChunks(anonymous(), {
+        q: "¿cómo estimar la escorrentía en cuencas de montaña?",
+        mode: "lexical",
+      });
+      expect(results[0]?.paper_id).toBe(spanish.paper_id);
+      expect(results[0]?.match).toBe("close");
+      // The unaccented spelling was a stop word already; both read alike now.
+      const plain = await searchChunks(anonymous(), {
+        q: "como estimar la escorrentía en cuencas de montaña",
+        mode: "lexical",
+      });
+      expect(plain.results[0]?.match).toBe("close");
+    } finally {
+      await unindexPaper(ctx, spanish.paper_id);
+    }
+  });
+});

@@ -86,7 +86,7 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
   // language never reorders the papers of another.
   const variants: QueryVariant[] = [
     { text: query, configs: ORIGINAL_CONFIGS },
-    { text: query, configs: ["spanish"], language: "es" },
+    { text: spanishWording(query), configs: ["spanish"], language: "es" },
     { text: query, configs: ["simple"], language: "other" },
   ];
   const translator = ctx.translator;
@@ -121,7 +121,12 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
             s.unknown ? [englishCognates(s.translations[0]!, query)] : s.translations,
           )
         : undefined;
-    variants.push({ text: wording, configs: [config], language, ...(groups ? { groups } : {}) });
+    variants.push({
+      text: language === "es" ? spanishWording(wording) : wording,
+      configs: [config],
+      language,
+      ...(groups ? { groups } : {}),
+    });
     // The query was Spanish (its English translation changed most of it): its words under
     // English stemming match English papers only by accident (a shared "3D", a loanword)
     // and outrank the translation's real matches; the Spanish analysis and the English
@@ -130,6 +135,32 @@ export async function queryVariants(ctx: ServiceContext, query: string): Promise
     if (language === "en") variants.splice(0, 1);
   }
   return variants;
+}
+
+/**
+ * Spanish question words carry an accent ("¿cómo …?", "¿dónde …?") that PostgreSQL's Spanish
+ * stop list lacks (it has "como", "donde"): unstopped, they stay in the query's analysis as
+ * words no paper is about, and a paper holding every other word of the question reads as a
+ * weak match. Written without the accent, the language's own analysis drops them.
+ */
+const SPANISH_QUESTION_WORDS = new Map([
+  ["cómo", "como"],
+  ["dónde", "donde"],
+  ["adónde", "adonde"],
+  ["cuándo", "cuando"],
+  ["quién", "quien"],
+  ["quiénes", "quienes"],
+  ["cuál", "cual"],
+  ["cuáles", "cuales"],
+]);
+
+/** `text` as the Spanish analysis should read it: question words without their accent. */
+export function spanishWording(text: string): string {
+  return text.replace(/\p{L}+/gu, (word) => {
+    const plain = SPANISH_QUESTION_WORDS.get(word.toLowerCase());
+    if (!plain) return word;
+    return word[0] === word[0]?.toUpperCase() ? plain[0]!.toUpperCase() + plain.slice(1) : plain;
+  });
 }
 
 /** A translation keeping at least this share of the query's words is not one. */
