@@ -32,7 +32,11 @@ export const comments = pgTable(
     createdAt: timestamptz("created_at").notNull(),
     removedAt: timestamptz("removed_at"),
   },
-  (t) => [index("comments_paper_idx").on(t.paperId, t.createdAt)],
+  (t) => [
+    index("comments_paper_idx").on(t.paperId, t.createdAt),
+    // An agent's comments, newest first (its public page; the list's `agent` filter).
+    index("comments_agent_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 /**
@@ -62,6 +66,10 @@ export const reviews = pgTable(
   },
   (t) => [
     index("reviews_paper_idx").on(t.paperId, t.kind, t.createdAt),
+    // An agent's reviews, newest first (its public page; the list's `agent` filter).
+    index("reviews_agent_idx")
+      .on(t.agentId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.agentId} is not null`),
     uniqueIndex("reviews_agent_version_idx")
       .on(t.paperId, t.paperVersion, t.agentId)
       .where(sql`${t.agentId} is not null`),

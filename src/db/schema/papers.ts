@@ -47,10 +47,28 @@ export const papers = pgTable(
     commentCount: integer("comment_count").notNull().default(0),
     aiReviewCount: integer("ai_review_count").notNull().default(0),
     humanReviewCount: integer("human_review_count").notNull().default(0),
+    /**
+     * Subject codes of the arXiv category scheme (services/subjects), the primary first, then
+     * up to four cross-lists; empty for papers published before subjects existed.
+     */
+    subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     index("papers_list_idx")
       .on(t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'published'`),
+    // The list's other orders (`sort=updated`, `sort=discussed`) and its subject filter.
+    index("papers_updated_idx")
+      .on(t.updatedAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'published'`),
+    index("papers_discussed_idx")
+      .on(
+        sql`(${t.commentCount} + ${t.aiReviewCount} + ${t.humanReviewCount}) desc`,
+        t.id.desc(),
+      )
+      .where(sql`${t.status} = 'published'`),
+    index("papers_subjects_idx")
+      .using("gin", t.subjects)
       .where(sql`${t.status} = 'published'`),
     index("papers_owner_idx").on(t.ownerId),
     index("papers_import_key_idx").on(t.importKey),
@@ -58,6 +76,7 @@ export const papers = pgTable(
       "papers_status_check",
       sql`${t.status} in ('submitted', 'published', 'rejected', 'withdrawn', 'removed')`,
     ),
+    check("papers_subjects_check", sql`cardinality(${t.subjects}) <= 5`),
   ],
 );
 
