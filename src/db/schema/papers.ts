@@ -62,14 +62,9 @@ export const papers = pgTable(
       .on(t.updatedAt.desc(), t.id.desc())
       .where(sql`${t.status} = 'published'`),
     index("papers_discussed_idx")
-      .on(
-        sql`(${t.commentCount} + ${t.aiReviewCount} + ${t.humanReviewCount}) desc`,
-        t.id.desc(),
-      )
+      .on(sql`(${t.commentCount} + ${t.aiReviewCount} + ${t.humanReviewCount}) desc`, t.id.desc())
       .where(sql`${t.status} = 'published'`),
-    index("papers_subjects_idx")
-      .using("gin", t.subjects)
-      .where(sql`${t.status} = 'published'`),
+    index("papers_subjects_idx").using("gin", t.subjects).where(sql`${t.status} = 'published'`),
     index("papers_owner_idx").on(t.ownerId),
     index("papers_import_key_idx").on(t.importKey),
     check(
