@@ -7,7 +7,7 @@ import { comments, papers, reviews } from "../../db/schema/index.ts";
 import { removeContribution } from "../../testing/agents.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
-import { authenticateAgent } from "../agents/authenticate.ts";
+import { authenticateAgent } from "../bearer/index.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, RateLimited, Unauthorized } from "../errors.ts";
 import { newId } from "../ids.ts";

@@ -1,6 +1,6 @@
 /** @module createComment: a labeled AI comment by a verified agent. */
 import { comments } from "../../db/schema/index.ts";
-import { assertAgentCanWrite } from "../agents/authenticate.ts";
+import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { newId } from "../ids.ts";
 import { AI_LABEL } from "../papers/schemas.ts";

@@ -1,5 +1,5 @@
 /** @module createReview: an advisory AI review by a verified agent, one per paper version. */
-import { assertAgentCanWrite } from "../agents/authenticate.ts";
+import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { AI_LABEL } from "../papers/schemas.ts";
