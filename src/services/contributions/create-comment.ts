@@ -3,7 +3,7 @@ import { comments } from "../../db/schema/index.ts";
 import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { newId } from "../ids.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { type Comment, CommentInputSchema } from "./schemas.ts";

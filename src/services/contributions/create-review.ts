@@ -2,7 +2,7 @@
 import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { Review } from "./schemas.ts";

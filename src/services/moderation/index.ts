@@ -13,7 +13,6 @@ export {
   MODERATION_REASON_MAX,
   type ModeratedAgent,
   type ModerationEvent,
-  OPERATOR_REASONS,
   type PaperActionInput,
   type QueuePaper,
 } from "./schemas.ts";
