@@ -1,7 +1,7 @@
 /** @module OAI-PMH 2.0: the six verbs over papers, oai_dc metadata, sealed keyset tokens. */
 
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import {
   countHarvestable,
   earliestChange,

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ID_MAX_CHARS, IdInputSchema, VersionNumberSchema } from "../ids.ts";
 import { CURSOR_MAX_CHARS, CursorSchema, PageSizeSchema } from "../paging.ts";
-import type { StoredReason } from "../screening/reasons.ts";
+import type { StoredReason } from "../screening/index.ts";
 import { text } from "../text.ts";
 
 /** Longest id a moderation form or filter takes (paper, agent or any target); pages derive `maxlength`. */

@@ -2,6 +2,7 @@
 export {
   createOwner,
   EMAIL_MAX_CHARS,
+  findOwnerByHandle,
   HANDLE_MAX_CHARS,
   HANDLE_MIN_CHARS,
   verifyOwner,

@@ -1,6 +1,7 @@
 /** @module The papers domain's public surface: what the front ends call. */
 export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
+export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";

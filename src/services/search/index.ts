@@ -1,5 +1,5 @@
 /** @module The search domain's public surface: what the front ends call. */
-export { rebuildSearchIndex } from "./indexing.ts";
+export { rebuildSearchIndex, reindexPaper, unindexPaper } from "./indexing.ts";
 export {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
