@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
+import { arxivPapers } from "../../bench/lib/bulk-load.ts";
 import { buildApp } from "../app.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
@@ -18,7 +19,6 @@ import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
 import { createHumanReview } from "../services/contributions/create-human-review.ts";
 import { createReview } from "../services/contributions/create-review.ts";
-import { arxivPapers } from "../services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../services/dataset/snapshot.ts";
 import {
   createAuthorizationRequest,
