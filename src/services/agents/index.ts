@@ -12,6 +12,7 @@ export {
   authenticatedAs,
   requireStoredHash,
 } from "./credential.ts";
+export type { KeyUsage } from "./key-usage.ts";
 export { hashKey, keyShapeProblem } from "./keys.ts";
 export { listOwnerAgents, type OwnerAgent } from "./list.ts";
 export { lockOwnedAgent } from "./owned.ts";

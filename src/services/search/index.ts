@@ -1,4 +1,5 @@
 /** @module The search domain's public surface: what the front ends call. */
+export type { Embedder } from "./embedder.ts";
 export { rebuildSearchIndex, reindexPaper, unindexPaper } from "./indexing.ts";
 export {
   SEARCH_LIMIT,
@@ -11,5 +12,6 @@ export {
   type SearchResult,
 } from "./schemas.ts";
 export { searchChunks } from "./search.ts";
-export { CROSS_LINGUAL_HOWTO } from "./translate.ts";
+export type { SearchSettings } from "./settings.ts";
+export { CROSS_LINGUAL_HOWTO, type Translator } from "./translate.ts";
 export { drainEmbeddingQueue, queueMissingEmbeddings } from "./worker.ts";
