@@ -25,6 +25,7 @@ export {
   PaperSpansSchema,
   ScoreMeansSchema,
 } from "./schemas.ts";
+export { seedSamplePapers } from "./seed.ts";
 export { getPaperSpans } from "./spans.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";

@@ -24,6 +24,7 @@ export {
 } from "./reasons.ts";
 export {
   type DuplicateEvidence,
+  RULE_SCREENER_ID,
   SCREENING_LIMITS,
   type ScreeningInput,
   type ScreeningOutcome,
