@@ -30,9 +30,9 @@ import { loadConfig } from "../src/config.ts";
 import { datasetSnapshots } from "../src/db/schema/index.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
-import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { currentSnapshot } from "../src/services/dataset/snapshot.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { arxivPapers, type BulkPaper, bulkLoadPapers } from "./lib/bulk-load.ts";
 import { figure, orSmoke, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";

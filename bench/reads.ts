@@ -13,8 +13,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.ts";
 import { owners, papers, paperVersions } from "../src/db/schema/index.ts";
-import { reviewSummaries } from "../src/services/contributions/summary.ts";
 import { selectDetail, selectListPage } from "../src/services/papers/hot-reads.ts";
+import { reviewSummaries } from "../src/services/papers/review-summary.ts";
 import { seedSamplePapers } from "../src/services/papers/seed.ts";
 import { selectSummaries } from "../src/services/papers/summary.ts";
 import { testContext } from "../src/testing/db.ts";

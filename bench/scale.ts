@@ -46,7 +46,6 @@ import { loadConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
-import { arxivPapers, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { makeAgent, makeOwner } from "../src/testing/factories.ts";
 import { type RunningNginx, startNginx } from "../src/testing/nginx.ts";
@@ -54,6 +53,7 @@ import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { type StreamingReplica, startStreamingReplica } from "../src/testing/replica.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { type ServedQuire, serveQuire } from "../src/testing/serve.ts";
+import { arxivPapers, bulkLoadPapers } from "./lib/bulk-load.ts";
 import { orSmoke, samples } from "./lib/smoke.ts";
 
 const env = process.env;

@@ -44,7 +44,6 @@ import { rowsOf, withTransaction } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
-import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { denseCandidates } from "../src/services/search/dense.ts";
 import type { Embedder } from "../src/services/search/embedder.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
@@ -53,6 +52,7 @@ import { type Channel, type SearchMode, searchChunks } from "../src/services/sea
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
 import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
+import { arxivPapers, type BulkPaper, bulkLoadPapers } from "./lib/bulk-load.ts";
 import { orSmoke } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";

@@ -23,6 +23,7 @@
 import { readFileSync } from "node:fs";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
+import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../bench/lib/bulk-load.ts";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
 import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
@@ -31,7 +32,6 @@ import { rowsOf } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime, type Runtime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
-import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../src/services/dataset/bulk-load.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
 import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";

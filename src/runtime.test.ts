@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 import { rowsOf } from "./db/sql.ts";
 import { openRuntime } from "./runtime.ts";
-import { authenticateAgent } from "./services/agents/authenticate.ts";
 import { createAgent } from "./services/agents/create.ts";
 import { listOwnerAgents } from "./services/agents/list.ts";
+import { authenticateAgent } from "./services/bearer/index.ts";
 import { createOwner } from "./services/owners/create.ts";
 import { createScratchDatabase } from "./testing/scratch.ts";
 

@@ -8,7 +8,7 @@ import type { Config } from "./config.ts";
 import { createLifecycle } from "./http/lifecycle.ts";
 import { buildMetricsApp } from "./http/ops/metrics.ts";
 import { openRuntime } from "./runtime.ts";
-import { seedSamplePapers } from "./services/papers/seed.ts";
+import { seedSamplePapers } from "./services/papers/index.ts";
 
 export interface RunningServer {
   port: number;

@@ -4,7 +4,7 @@ import { limitBody, requireUtf8Body } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { mcpChallenge } from "../http/oauth/protected-resource.ts";
 import { once } from "../lazy.ts";
-import { authenticateAgent } from "../services/agents/index.ts";
+import { authenticateAgent } from "../services/bearer/index.ts";
 import { withCaller } from "../services/context.ts";
 import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../services/errors.ts";
 import { AGENT_SCOPE, requestOrigin } from "../services/oauth/index.ts";

@@ -1,14 +1,14 @@
-/** @module The context every service verb receives: database, clock, logger, caller. */
+/** @module What every service verb receives: database, clock, logger, caller and the ports. */
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
-import type { KeyUsage } from "./agents/key-usage.ts";
-import type { ClientMetadataDocuments } from "./oauth/client-metadata.ts";
-import type { Mailer } from "./owners/mailer.ts";
-import type { RateLimits } from "./ratelimit/limits.ts";
-import type { LlmScreener } from "./screening/llm.ts";
-import type { Embedder } from "./search/embedder.ts";
-import type { SearchSettings } from "./search/settings.ts";
-import type { Translator } from "./search/translate.ts";
+// The ports: each is declared by the domain that implements it and named here, through that
+// domain's index.ts and for its type only, so this file loads no domain (docs/development.md).
+import type { KeyUsage } from "./agents/index.ts";
+import type { ClientMetadataDocuments } from "./oauth/index.ts";
+import type { Mailer } from "./owners/index.ts";
+import type { RateLimits } from "./ratelimit/index.ts";
+import type { LlmScreener } from "./screening/index.ts";
+import type { Embedder, SearchSettings, Translator } from "./search/index.ts";
 
 export type Caller =
   | { kind: "anonymous" }

@@ -1,6 +1,6 @@
 /** @module Typed domain errors that services throw and each front end maps once. */
 import { isDatabaseUnavailable, isUnstorableText } from "../db/unavailable.ts";
-import type { RateLimitDecision } from "./ratelimit/limits.ts";
+import type { RateLimitDecision } from "./ratelimit/index.ts";
 
 /** One failed check, named by where it came from; listed all together, never just the first. */
 export interface FieldIssue {

@@ -1,6 +1,7 @@
 /** @module Agent-key authentication for the write routes: sets the request's caller. */
 import type { MiddlewareHandler } from "hono";
-import { assertAgentCanWrite, authenticateAgent } from "../../services/agents/index.ts";
+import { assertAgentCanWrite } from "../../services/agents/index.ts";
+import { authenticateAgent } from "../../services/bearer/index.ts";
 import { withCaller } from "../../services/context.ts";
 import { Unauthorized } from "../../services/errors.ts";
 import type { AppEnv } from "../env.ts";

@@ -1,6 +1,6 @@
 /** @module What the reading pages share: the AI label, screening badge, paper cards, scores, numbers. */
-import { REVIEW_SCALES, type ScoreMeans } from "../../services/contributions/index.ts";
-import type { BrowseItem, PaperListItem } from "../../services/papers/index.ts";
+import { REVIEW_SCALES } from "../../services/contributions/index.ts";
+import type { BrowseItem, PaperListItem, ScoreMeans } from "../../services/papers/index.ts";
 import { formatDate } from "./i18n/index.ts";
 import type { Page } from "./page.ts";
 

@@ -1,10 +1,7 @@
 /** @module whoami: the calling agent (twin of GET /api/v1/me). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  type AgentIdentity,
-  AgentIdentitySchema,
-  getAgentIdentity,
-} from "../../services/agents/index.ts";
+import { type AgentIdentity, AgentIdentitySchema } from "../../services/agents/index.ts";
+import { getAgentIdentity } from "../../services/bearer/index.ts";
 import { describeLimits } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";

@@ -1,10 +1,11 @@
-/** @module authenticateAgent: an `Authorization: Bearer <key>` header to an agent caller. */
+/**
+ * @module authenticateAgentKey: an agent key to the agent it belongs to. (An Authorization
+ * header, which may carry an OAuth access token instead, is read by services/bearer.)
+ */
 import { eq } from "drizzle-orm";
 import { agentKeys, agents, owners } from "../../db/schema/index.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
-import { authenticateAccessToken } from "../oauth/authenticate.ts";
-import { isAccessToken } from "../oauth/secrets.ts";
 import {
   type AgentCaller,
   type AuthenticatedAgent,
@@ -13,86 +14,25 @@ import {
   authenticatedAs,
   requireStoredHash,
 } from "./credential.ts";
-import { hashKey, keyShapeProblem } from "./keys.ts";
+import { hashKey } from "./keys.ts";
 
 export type { AgentCaller, AuthenticatedAgent } from "./credential.ts";
 
-const HOW = "Send the agent key as `Authorization: Bearer <key>`.";
-
-/** RFC 9110 token characters: what an auth-scheme may be made of. */
-const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** How to send an agent key: every refusal of a missing or malformed one ends with it. */
+export const SEND_AGENT_KEY = "Send the agent key as `Authorization: Bearer <key>`.";
 
 /**
- * The key in an Authorization header, or an Unauthorized that says what is wrong with the
- * header. Strict: exactly `Bearer` (any case, RFC 9110), one or more spaces, and one key
- * (or OAuth access token) of this server's shape; nothing before or after. The header's value is never echoed
- * (it may be a secret meant for another service).
+ * Resolves the agent behind a key. The key is looked up and checked by the one credential
+ * rule (`requireStoredHash`), as an OAuth access token is. Unknown and revoked keys are 401;
+ * an agent's status is not checked here (`/me` answers for every status; writes call
+ * `assertAgentCanWrite`). The use is recorded in `ctx.keyUsage` (batched), never written per
+ * request.
  */
-export function parseBearer(header: string | undefined | null, keyPrefix: string): string {
-  if (header === undefined || header === null) {
-    throw new Unauthorized(`This endpoint needs an agent key. ${HOW}`);
-  }
-  const value = header.trim();
-  if (value === "") {
-    throw new Unauthorized(`The Authorization header is empty. ${HOW}`, "invalid_request");
-  }
-  const space = value.indexOf(" ");
-  const scheme = space === -1 ? value : value.slice(0, space);
-  const rest = space === -1 ? "" : value.slice(space).replace(/^ +/, "");
-  if (!SCHEME.test(scheme)) {
-    throw new Unauthorized(
-      `The Authorization header does not start with an authentication scheme. ${HOW}`,
-      "invalid_request",
-    );
-  }
-  if (scheme.toLowerCase() !== "bearer") {
-    if (space === -1) {
-      throw new Unauthorized(
-        `The Authorization header holds a single value and no scheme; put "Bearer " before the key. ${HOW}`,
-        "invalid_request",
-      );
-    }
-    // An unsupported scheme counts as no credentials (RFC 6750 §3.1): a bare challenge.
-    // The scheme is not echoed: a header can be any secret pasted in the wrong place.
-    throw new Unauthorized(`The Authorization header uses a scheme other than Bearer. ${HOW}`);
-  }
-  if (rest === "") {
-    throw new Unauthorized(
-      `The Authorization header has no key after "Bearer". ${HOW}`,
-      "invalid_request",
-    );
-  }
-  if (/\s|,/.test(rest)) {
-    throw new Unauthorized(
-      `The Authorization header has more than one value after "Bearer"; send exactly one agent key. ${HOW}`,
-      "invalid_request",
-    );
-  }
-  if (isAccessToken(rest, keyPrefix)) return rest;
-  const problem = keyShapeProblem(rest, keyPrefix);
-  if (problem) {
-    throw new Unauthorized(`The bearer token is not an agent key: ${problem}.`, "invalid_token");
-  }
-  return rest;
-}
-
-/**
- * Resolves the agent behind an Authorization header. The key is looked up and checked by the
- * one credential rule (`requireStoredHash`), as an OAuth access token is. Unknown and
- * revoked keys are 401; an agent's status is not checked here (`/me` answers for every
- * status; writes call `assertAgentCanWrite`). The use is recorded in `ctx.keyUsage`
- * (batched), never written per request.
- */
-export async function authenticateAgent(
+export async function authenticateAgentKey(
   ctx: ServiceContext,
-  input: { authorization: string | undefined | null },
+  input: { key: string },
 ): Promise<AuthenticatedAgent> {
-  const key = parseBearer(input.authorization, ctx.settings.keyPrefix);
-  // An OAuth access token stands for its agent exactly as the agent's key does.
-  if (isAccessToken(key, ctx.settings.keyPrefix)) {
-    return authenticateAccessToken(ctx, { token: key });
-  }
-  const hash = hashKey(key);
+  const hash = hashKey(input.key);
   const [found] = await ctx.db
     .select({
       keyId: agentKeys.id,
@@ -135,7 +75,7 @@ export async function authenticateAgent(
  */
 export function assertAgentCanWrite(caller: Caller): AgentCaller {
   if (caller.kind !== "agent") {
-    throw new Unauthorized(`Writing comments and reviews needs an agent key. ${HOW}`);
+    throw new Unauthorized(`Writing comments and reviews needs an agent key. ${SEND_AGENT_KEY}`);
   }
   if (caller.status === "unverified") {
     throw new Forbidden(

@@ -7,7 +7,7 @@ import { createTestDatabase, fixedClock, operator, testContext } from "../../tes
 import { makeOwner } from "../../testing/factories.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
-import { authenticateAgent } from "./authenticate.ts";
+import { authenticateAgentKey } from "./authenticate.ts";
 import { createAgent } from "./create.ts";
 import { insertKey } from "./insert-key.ts";
 import { createKeyUsage } from "./key-usage.ts";
@@ -36,7 +36,7 @@ async function owner(verified = true): Promise<ServiceContext> {
 
 const as = (caller: Caller): ServiceContext => ({ ...ctx, caller });
 const authenticates = async (key: string) =>
-  authenticateAgent(ctx, { authorization: `Bearer ${key}` }).then(
+  authenticateAgentKey(ctx, { key }).then(
     () => true,
     () => false,
   );
@@ -77,7 +77,7 @@ describe("listOwnerAgents", () => {
     const b = await createAgent(mine, { name: "second", model: "m" });
     await createAgent(theirs, { name: "other", model: "m" });
     clock.advance(1000);
-    await authenticateAgent(ctx, { authorization: `Bearer ${a.key}` });
+    await authenticateAgentKey(ctx, { key: a.key });
 
     const { agents } = await listOwnerAgents(mine);
     expect(agents.map((x) => x.name)).toEqual(["second", "first"]);

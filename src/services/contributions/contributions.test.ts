@@ -7,18 +7,17 @@ import { comments, papers, reviews } from "../../db/schema/index.ts";
 import { removeContribution } from "../../testing/agents.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
-import { authenticateAgent } from "../agents/authenticate.ts";
+import { authenticateAgent } from "../bearer/index.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, RateLimited, Unauthorized } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { getPaper } from "../papers/get.ts";
-import { createMemoryRateLimits } from "../ratelimit/limits.ts";
+import { getPaper } from "../papers/index.ts";
+import { createMemoryRateLimits } from "../ratelimit/index.ts";
 import { createComment } from "./create-comment.ts";
 import { createHumanReview } from "./create-human-review.ts";
 import { createReview } from "./create-review.ts";
 import { listComments } from "./list-comments.ts";
 import { listReviews } from "./list-reviews.ts";
-import { round2 } from "./summary.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -55,6 +54,7 @@ describe("the means invariant", () => {
     overall: fc.integer({ min: 1, max: 10 }),
   });
   type Scores = typeof SCORES;
+  const round2 = (n: number) => Math.round(n * 100) / 100;
   const meanOf = (list: Scores[]) =>
     list.length === 0
       ? { count: 0, mean: null }

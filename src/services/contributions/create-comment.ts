@@ -1,9 +1,9 @@
 /** @module createComment: a labeled AI comment by a verified agent. */
 import { comments } from "../../db/schema/index.ts";
-import { assertAgentCanWrite } from "../agents/authenticate.ts";
+import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { newId } from "../ids.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { type Comment, CommentInputSchema } from "./schemas.ts";

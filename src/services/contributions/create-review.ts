@@ -1,8 +1,8 @@
 /** @module createReview: an advisory AI review by a verified agent, one per paper version. */
-import { assertAgentCanWrite } from "../agents/authenticate.ts";
+import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { Review } from "./schemas.ts";

@@ -26,4 +26,3 @@ export {
   ReviewListSchema,
   ReviewSchema,
 } from "./schemas.ts";
-export type { ScoreMeans } from "./summary.ts";

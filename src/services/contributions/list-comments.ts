@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { agents, comments, owners } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { pageSizeOf } from "../paging.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { decodePosition, encodePosition } from "./cursor.ts";
 import type { CommentList } from "./schemas.ts";
 import { resolveTarget } from "./target.ts";

@@ -5,10 +5,9 @@ import { agents, owners, reviews } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { pageSizeOf } from "../paging.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL, reviewSummaries } from "../papers/index.ts";
 import { decodePosition, encodePosition, type Position } from "./cursor.ts";
 import type { ReviewList } from "./schemas.ts";
-import { reviewSummaries } from "./summary.ts";
 import { resolveTarget } from "./target.ts";
 
 export const REVIEW_KINDS = ["human", "ai_advisory"] as const;

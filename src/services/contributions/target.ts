@@ -4,8 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { papers } from "../../db/schema/index.ts";
 import type { Caller } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
-import { paperNotFound } from "../papers/get.ts";
-import { canSeePaper } from "../papers/visibility.ts";
+import { canSeePaper, paperNotFound } from "../papers/index.ts";
 
 export interface Target {
   paperId: string;

@@ -5,7 +5,7 @@ import { agents, owners } from "../../db/schema/index.ts";
 import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import type { Conflict } from "../errors.ts";
-import { limitOperation } from "../ratelimit/policy.ts";
+import { limitOperation } from "../ratelimit/index.ts";
 import { claimKey, findAnswer, type IdempotencyScope, storeAnswer } from "./idempotency.ts";
 import { resolveTarget, writeVersion } from "./target.ts";
 

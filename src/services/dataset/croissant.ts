@@ -1,6 +1,6 @@
 /** @module The Croissant 1.0 description of the corpus: the exports, their records, RAI notes. */
 import type { ServiceContext } from "../context.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import { EXPORT_FILE_NAMES, type ExportKind, exportUrl } from "./export.ts";
 import { currentSnapshot, type DatasetSnapshot, snapshotDigest } from "./snapshot.ts";
 

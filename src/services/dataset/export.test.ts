@@ -6,7 +6,7 @@ import { papers } from "../../db/schema/index.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
-import { publishVersion } from "../papers/publish.ts";
+import { publishVersion } from "../papers/index.ts";
 import { type ExportBatch, type ExportKind, exportBatches } from "./export.ts";
 import {
   type ChunkExportRecord,

@@ -3,8 +3,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chunks, owners, papers, paperVersions } from "../../db/schema/index.ts";
-import { isCurrentVersion } from "../papers/current-version.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL, isCurrentVersion } from "../papers/index.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "./schemas.ts";
 
 export type ExportKind = "papers" | "chunks";

@@ -1,6 +1,6 @@
 /** @module Shapes of the export lines, documented in OpenAPI and described in the Croissant. */
 import { z } from "@hono/zod-openapi";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 
 export const PaperExportRecordSchema = z
   .object({

@@ -10,7 +10,7 @@ import { validateCroissant } from "../../testing/croissant-validator.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
-import { publishVersion } from "../papers/publish.ts";
+import { publishVersion } from "../papers/index.ts";
 import { buildCroissant } from "./croissant.ts";
 import { ExportDrifted, type ExportKind, exportBatches, verifiedExport } from "./export.ts";
 import { currentSnapshot, openExport, readCorpusState, snapshotDigest } from "./snapshot.ts";

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { AI_LABEL, KeywordFilterSchema } from "../papers/schemas.ts";
+import { AI_LABEL, KeywordFilterSchema } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import { type HarvestRecord, newestPapers } from "./harvest.ts";
 import { element, textElement, XML_DECLARATION } from "./xml.ts";

@@ -6,7 +6,7 @@ import { papers } from "../../db/schema/index.ts";
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
-import { publishVersion } from "../papers/publish.ts";
+import { publishVersion } from "../papers/index.ts";
 import { harvestPage, newestPapers } from "./harvest.ts";
 import { respondOai } from "./oai.ts";
 

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, min, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { owners, type PaperStatus, papers, paperVersions } from "../../db/schema/index.ts";
-import { isCurrentVersion } from "../papers/current-version.ts";
+import { isCurrentVersion } from "../papers/index.ts";
 
 /**
  * Statuses a harvester may learn about. Published papers are full records; withdrawn and

@@ -2,7 +2,7 @@
 
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { PAPER_ID_PATTERN } from "../ids.ts";
-import { AI_LABEL } from "../papers/schemas.ts";
+import { AI_LABEL } from "../papers/index.ts";
 import {
   countHarvestable,
   earliestChange,

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
-import { CROSS_LINGUAL_HOWTO } from "../search/translate.ts";
+import { CROSS_LINGUAL_HOWTO } from "../search/index.ts";
 
 export type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
 

@@ -23,7 +23,7 @@ import {
 import { rowsOf, withTryAdvisoryLock } from "../../db/sql.ts";
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
-import { hashKey } from "../agents/keys.ts";
+import { hashKey } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden } from "../errors.ts";
 import { exchangeRefreshToken, OAuthRefusal } from "../oauth/index.ts";

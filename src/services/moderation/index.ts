@@ -1,6 +1,6 @@
 /** @module The moderation domain's public surface: what the front ends call. */
 export { approvePaper } from "./approve-paper.ts";
-export { isModerator } from "./authorize.ts";
+export { isModerator, requireModerator } from "./authorize.ts";
 export { clearPaperFlag } from "./clear-flag.ts";
 export { getModeratedAgent } from "./get-agent.ts";
 export { listModerationEvents } from "./list-events.ts";
@@ -13,7 +13,7 @@ export {
   MODERATION_REASON_MAX,
   type ModeratedAgent,
   type ModerationEvent,
-  OPERATOR_REASONS,
+  ModerationReasonSchema,
   type PaperActionInput,
   type QueuePaper,
 } from "./schemas.ts";

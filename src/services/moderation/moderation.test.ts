@@ -17,12 +17,10 @@ import {
 } from "../../testing/moderation.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
-import { buildAtomFeed } from "../feeds/atom.ts";
-import { setOwnerRole } from "../owners/set-role.ts";
-import { getPaper } from "../papers/get.ts";
-import { listPapers } from "../papers/list.ts";
-import { publishVersion } from "../papers/publish.ts";
-import { searchChunks } from "../search/search.ts";
+import { buildAtomFeed } from "../feeds/index.ts";
+import { setOwnerRole } from "../owners/index.ts";
+import { getPaper, listPapers, publishVersion } from "../papers/index.ts";
+import { searchChunks } from "../search/index.ts";
 import { approvePaper } from "./approve-paper.ts";
 import { clearPaperFlag } from "./clear-flag.ts";
 import { getModeratedAgent } from "./get-agent.ts";

@@ -10,8 +10,8 @@ import {
 } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { PageSizeSchema } from "../paging.ts";
-import { isCurrentVersion } from "../papers/current-version.ts";
-import { storedReasons } from "../screening/reasons.ts";
+import { isCurrentVersion } from "../papers/index.ts";
+import { storedReasons } from "../screening/index.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import type { ModerationQueue, QueuePaper, QueueScreening } from "./schemas.ts";

@@ -2,20 +2,11 @@
 import { z } from "zod";
 import { ID_MAX_CHARS, IdInputSchema, VersionNumberSchema } from "../ids.ts";
 import { CURSOR_MAX_CHARS, CursorSchema, PageSizeSchema } from "../paging.ts";
-import type { StoredReason } from "../screening/reasons.ts";
+import type { StoredReason } from "../screening/index.ts";
 import { text } from "../text.ts";
 
 /** Longest id a moderation form or filter takes (paper, agent or any target); pages derive `maxlength`. */
 export const MODERATION_ID_MAX_CHARS = ID_MAX_CHARS;
-
-/**
- * The reasons the operator's commands record when they are given none. Stored as written
- * (the log is a record); pages show them in their own language.
- */
-export const OPERATOR_REASONS = {
-  setRole: "set by an operator",
-  verify: "verified by an operator",
-} as const;
 
 /** Reasons are stored in the log and shown to moderators; code points, like every bound here. */
 export const MODERATION_REASON_MAX = 1000;

@@ -1,5 +1,5 @@
 /** @module suspendAgent: a moderator stops an agent from writing. */
-import { setAgentStatus } from "../agents/set-status.ts";
+import { setAgentStatus } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { parseInput } from "../validation.ts";

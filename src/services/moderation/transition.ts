@@ -8,7 +8,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { newId, parsePaperRef } from "../ids.ts";
-import { reindexPaper, unindexPaper } from "../search/indexing.ts";
+import { reindexPaper, unindexPaper } from "../search/index.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import {

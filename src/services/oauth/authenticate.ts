@@ -6,9 +6,9 @@ import {
   agentOfCredentialColumns,
   agentOwnerJoin,
   authenticatedAs,
+  hashKey,
   requireStoredHash,
-} from "../agents/credential.ts";
-import { hashKey } from "../agents/keys.ts";
+} from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unauthorized } from "../errors.ts";
 import { isMcpResource } from "./resource.ts";

@@ -1,7 +1,7 @@
 /** @module Connected apps: an owner's live OAuth grants per agent, and disconnecting one. */
 import { and, desc, eq, exists, inArray, isNull } from "drizzle-orm";
 import { oauthClients, oauthGrants, oauthTokens } from "../../db/schema/index.ts";
-import { hashKey } from "../agents/keys.ts";
+import { hashKey } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 

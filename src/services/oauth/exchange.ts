@@ -6,7 +6,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents, oauthGrants, oauthTokens } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
-import { hashKey } from "../agents/keys.ts";
+import { hashKey } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { OAuthRefusal } from "./errors.ts";
 import { requireMcpResource } from "./resource.ts";

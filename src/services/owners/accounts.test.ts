@@ -9,10 +9,10 @@ import {
   RELAXED_LIMITS,
   testContext,
 } from "../../testing/db.ts";
-import { createAgent } from "../agents/create.ts";
+import { createAgent } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Invalid, RateLimited, Unauthorized } from "../errors.ts";
-import { createMemoryRateLimits } from "../ratelimit/limits.ts";
+import { createMemoryRateLimits } from "../ratelimit/index.ts";
 import type { Mail, Mailer } from "./mailer.ts";
 import { requestPasswordReset, resetPassword } from "./reset-password.ts";
 import { SESSION_TTL_MS, sessionFromToken } from "./session.ts";

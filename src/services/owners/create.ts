@@ -6,8 +6,8 @@ import { isUniqueViolation, withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { OPERATOR_REASONS } from "../moderation/schemas.ts";
 import { markOwnerVerified } from "./email-tokens.ts";
+import { OPERATOR_REASONS } from "./operator-reasons.ts";
 
 /** Shortest and longest handle, longest email address; forms derive their bounds from these. */
 export const HANDLE_MIN_CHARS = 2;

@@ -2,10 +2,13 @@
 export {
   createOwner,
   EMAIL_MAX_CHARS,
+  findOwnerByHandle,
   HANDLE_MAX_CHARS,
   HANDLE_MIN_CHARS,
   verifyOwner,
 } from "./create.ts";
+export type { Mailer } from "./mailer.ts";
+export { OPERATOR_REASONS } from "./operator-reasons.ts";
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password.ts";
 export { requestPasswordReset, resetPassword } from "./reset-password.ts";
 export {

@@ -5,7 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { OPERATOR_REASONS } from "../moderation/schemas.ts";
+import { OPERATOR_REASONS } from "./operator-reasons.ts";
 
 export type OwnerRole = "owner" | "moderator";
 

@@ -3,8 +3,12 @@
  * before any password, cleared per account, on whichever store the context carries.
  */
 import { describe, expect, it } from "vitest";
-import { createMemoryRateLimits } from "../ratelimit/limits.ts";
-import { clearLimit, countOperation, operationBlockedFor } from "../ratelimit/policy.ts";
+import {
+  clearLimit,
+  countOperation,
+  createMemoryRateLimits,
+  operationBlockedFor,
+} from "../ratelimit/index.ts";
 import { throttleKeys } from "./throttle.ts";
 
 const overrides = {

@@ -1,9 +1,9 @@
 /** @module getPaper: one paper with its current (or a named) version. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
-import { summarise } from "../contributions/summary.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
 import { selectDetail } from "./hot-reads.ts";
+import { summarise } from "./review-summary.ts";
 import type { PaperDetail } from "./schemas.ts";
 import { toListItem } from "./summary.ts";
 import { canSeePaper } from "./visibility.ts";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import { findOwnerByHandle } from "../owners/create.ts";
+import { findOwnerByHandle } from "../owners/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
 
 export const ImportRecordSchema = z.strictObject({

@@ -1,13 +1,15 @@
 /** @module The papers domain's public surface: what the front ends call. */
 export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
+export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
-export { getPaper } from "./get.ts";
+export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
 export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
 export { listPapers } from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
+export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
@@ -21,7 +23,9 @@ export {
   PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
+  ScoreMeansSchema,
 } from "./schemas.ts";
+export { seedSamplePapers } from "./seed.ts";
 export { getPaperSpans } from "./spans.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";
@@ -31,4 +35,5 @@ export {
   type PaperVersions,
   type ScreeningWarning,
 } from "./versions.ts";
+export { canSeePaper } from "./visibility.ts";
 export { WITHDRAW_REASON_MAX, withdrawPaper } from "./withdraw.ts";

@@ -8,7 +8,7 @@ import { fixedClock } from "../../testing/db.ts";
 import { makeAgent, makeOwner, paperInput } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
-import { createHttpLlmScreener } from "../screening/llm.ts";
+import { createHttpLlmScreener } from "../screening/index.ts";
 import { getOwnPaper, listOwnPapers } from "./own.ts";
 import { revisePaper } from "./revise.ts";
 import { SUBMISSION_LIMITS, type SubmissionFields } from "./submission.ts";

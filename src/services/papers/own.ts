@@ -10,7 +10,7 @@ import {
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
-import { byScreener, type StoredReason, storedReasons } from "../screening/reasons.ts";
+import { byScreener, type StoredReason, storedReasons } from "../screening/index.ts";
 import { isCurrentVersion } from "./current-version.ts";
 
 /** A screening reason as the owner sees it, with the screener that gave it. */

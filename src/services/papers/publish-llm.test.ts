@@ -13,10 +13,8 @@ import {
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unavailable } from "../errors.ts";
-import { approvePaper } from "../moderation/approve-paper.ts";
-import { listModerationQueue } from "../moderation/queue.ts";
-import { createHttpLlmScreener } from "../screening/llm.ts";
-import { RULE_SCREENER_ID } from "../screening/rules.ts";
+import { approvePaper, listModerationQueue } from "../moderation/index.ts";
+import { createHttpLlmScreener, RULE_SCREENER_ID } from "../screening/index.ts";
 import { importPapers } from "./import.ts";
 import { getOwnPaper, listOwnPapers } from "./own.ts";
 import { type PublishInput, publishVersion } from "./publish.ts";

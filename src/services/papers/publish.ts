@@ -10,25 +10,24 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
-import { chunkPaper } from "../chunks/chunker.ts";
-import { chunkRow } from "../chunks/rows.ts";
+import { chunkPaper, chunkRow } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
-import {
-  type Fingerprint,
-  fingerprint,
-  NEAR_DUPLICATE_MAX_DISTANCE,
-} from "../screening/fingerprint.ts";
-import { type LlmScreener, LlmScreenerError, type LlmVerdict } from "../screening/llm.ts";
-import type { ReasonParams, SystemReasonParams } from "../screening/reasons.ts";
+import type { ReasonParams, SystemReasonParams } from "../screening/index.ts";
 import {
   type DuplicateEvidence,
+  type Fingerprint,
+  fingerprint,
+  type LlmScreener,
+  LlmScreenerError,
+  type LlmVerdict,
+  NEAR_DUPLICATE_MAX_DISTANCE,
   type ScreeningInput,
   type ScreeningOutcome,
   screenRules,
-} from "../screening/rules.ts";
-import { reindexPaper } from "../search/indexing.ts";
+} from "../screening/index.ts";
+import { reindexPaper } from "../search/index.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface PublishInput extends ScreeningInput {

@@ -1,7 +1,7 @@
 /** @module What an owner submits (a paper or a new version): fields, bounds and their checks. */
 import type { FieldIssue } from "../errors.ts";
 import { Invalid } from "../errors.ts";
-import { SCREENING_LIMITS } from "../screening/rules.ts";
+import { SCREENING_LIMITS } from "../screening/index.ts";
 import { CHANGELOG_MAX } from "./publish.ts";
 
 /**

@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { papers, paperVersions, screeningResults } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
-import { byScreener, type StoredReason, storedReasons } from "../screening/reasons.ts";
+import { byScreener, type StoredReason, storedReasons } from "../screening/index.ts";
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 

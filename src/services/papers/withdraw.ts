@@ -5,7 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../errors.ts";
 import { newId, parsePaperRef } from "../ids.ts";
-import { unindexPaper } from "../search/indexing.ts";
+import { unindexPaper } from "../search/index.ts";
 import { canSeePaper } from "./visibility.ts";
 
 /** The optional reason's bound, in code points after trimming. */

@@ -2,7 +2,7 @@
 
 export { accountKeyOf, DEFAULT_IPV6_PREFIX, rateLimitKeyOf } from "./keys.ts";
 export type { Bucket, RateLimitDecision, RateLimits } from "./limits.ts";
-export { BUCKETS } from "./limits.ts";
+export { BUCKETS, createMemoryRateLimits } from "./limits.ts";
 export {
   clearLimit,
   countOperation,

@@ -5,7 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { limitOperation } from "../ratelimit/policy.ts";
+import { limitOperation } from "../ratelimit/index.ts";
 import { parseInput } from "../validation.ts";
 import { type FiledReport, type FileReportInput, FileReportInputSchema } from "./schemas.ts";
 import { findTarget } from "./target.ts";

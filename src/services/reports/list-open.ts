@@ -9,8 +9,8 @@ import {
   reviews,
 } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { requireModerator } from "../moderation/authorize.ts";
-import { isCurrentVersion } from "../papers/current-version.ts";
+import { requireModerator } from "../moderation/index.ts";
+import { isCurrentVersion } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import {
   type ListReportsInput,

@@ -10,8 +10,8 @@ import { moderatorContext } from "../../testing/moderation.ts";
 import { reportablePaper } from "../../testing/reports.ts";
 import type { Caller, ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited } from "../errors.ts";
-import { listModerationEvents } from "../moderation/list-events.ts";
-import { createMemoryRateLimits } from "../ratelimit/limits.ts";
+import { listModerationEvents } from "../moderation/index.ts";
+import { createMemoryRateLimits } from "../ratelimit/index.ts";
 import {
   fileReport,
   listOpenReports,

@@ -5,7 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { requireModerator } from "../moderation/authorize.ts";
+import { requireModerator } from "../moderation/index.ts";
 import { parseInput } from "../validation.ts";
 import {
   REPORT_ID,

@@ -1,7 +1,7 @@
 /** @module Reader reports' inputs (a reason from a short list, an optional bounded note) and what the queue returns. */
 import { z } from "zod";
 import { ID_MAX_CHARS, IdInputSchema } from "../ids.ts";
-import { ModerationReasonSchema } from "../moderation/schemas.ts";
+import { ModerationReasonSchema } from "../moderation/index.ts";
 import { PageSizeSchema } from "../paging.ts";
 import { text } from "../text.ts";
 

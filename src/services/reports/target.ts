@@ -5,8 +5,7 @@ import { comments, papers, paperVersions, reviews } from "../../db/schema/index.
 import type { ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
-import { isCurrentVersion } from "../papers/current-version.ts";
-import { canSeePaper } from "../papers/visibility.ts";
+import { canSeePaper, isCurrentVersion } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import { type ReportTarget, type ReportTargetInput, ReportTargetInputSchema } from "./schemas.ts";
 

@@ -4,8 +4,8 @@ import type { Database } from "../../db/client.ts";
 import { llmsTxt } from "../../http/public/llms.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import type { ServiceContext } from "../context.ts";
-import { checkReadiness } from "../health/readiness.ts";
-import { seedSamplePapers } from "../papers/seed.ts";
+import { checkReadiness } from "../health/index.ts";
+import { seedSamplePapers } from "../papers/index.ts";
 import { queryVariants, searchChunks } from "./search.ts";
 import { findApertium, type Translator } from "./translate.ts";
 

@@ -10,7 +10,7 @@ import {
 } from "../../testing/embeddings-server.ts";
 import type { ServiceContext } from "../context.ts";
 import { Unavailable } from "../errors.ts";
-import { publishVersion } from "../papers/publish.ts";
+import { publishVersion } from "../papers/index.ts";
 import { createHttpEmbedder } from "./embedder.ts";
 import { unindexPaper } from "./indexing.ts";
 import { prepareSearch } from "./prepare.ts";

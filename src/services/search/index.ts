@@ -1,5 +1,6 @@
 /** @module The search domain's public surface: what the front ends call. */
-export { rebuildSearchIndex } from "./indexing.ts";
+export type { Embedder } from "./embedder.ts";
+export { rebuildSearchIndex, reindexPaper, unindexPaper } from "./indexing.ts";
 export {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
@@ -11,5 +12,6 @@ export {
   type SearchResult,
 } from "./schemas.ts";
 export { searchChunks } from "./search.ts";
-export { CROSS_LINGUAL_HOWTO } from "./translate.ts";
+export type { SearchSettings } from "./settings.ts";
+export { CROSS_LINGUAL_HOWTO, type Translator } from "./translate.ts";
 export { drainEmbeddingQueue, queueMissingEmbeddings } from "./worker.ts";

@@ -9,7 +9,7 @@ import { createLogger } from "../../logger.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import { paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
-import { publishVersion } from "../papers/publish.ts";
+import { publishVersion } from "../papers/index.ts";
 import { countFeatures } from "./grams.ts";
 import {
   INDEX_FORMAT,

@@ -5,8 +5,7 @@ import type { Database } from "../../db/client.ts";
 import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
-import { type PublishInput, publishVersion } from "../papers/publish.ts";
-import { getPaperSpans } from "../papers/spans.ts";
+import { getPaperSpans, type PublishInput, publishVersion } from "../papers/index.ts";
 import { unindexPaper } from "./indexing.ts";
 import { rankChunks, searchChunks } from "./search.ts";
 

@@ -8,8 +8,8 @@ import {
   MODERATION_ID_MAX_CHARS,
   MODERATION_REASON_MAX,
   type ModerationEvent,
-  OPERATOR_REASONS,
 } from "../../../services/moderation/index.ts";
+import { OPERATOR_REASONS } from "../../../services/owners/index.ts";
 import { REPORT_ACTOR } from "../../../services/reports/index.ts";
 import { CsrfField, Field } from "../layout.tsx";
 import { type Page, renderError } from "../page.ts";

@@ -2,7 +2,8 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { AgentIdentitySchema, getAgentIdentity } from "../../../../services/agents/index.ts";
+import { AgentIdentitySchema } from "../../../../services/agents/index.ts";
+import { getAgentIdentity } from "../../../../services/bearer/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { bearerSecurity, problemResponses } from "../common.ts";
 

@@ -1,8 +1,8 @@
 /** @module The dataset endpoints over 5,000 generated papers (test/fixtures/synthetic-papers.ts). */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BulkPaper, bulkLoadPapers } from "../../../../../bench/lib/bulk-load.ts";
 import { syntheticPapers } from "../../../../../test/fixtures/synthetic-papers.ts";
-import { type BulkPaper, bulkLoadPapers } from "../../../../services/dataset/bulk-load.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "../../../../services/dataset/schemas.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { validateCroissant } from "../../../../testing/croissant-validator.ts";

@@ -1,4 +1,7 @@
-/** @module Review counts and means per kind: the one query behind every review summary. */
+/**
+ * @module Review counts and means per kind: the one query behind every review summary (the
+ * paper view's and the review list's).
+ */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { reviews } from "../../db/schema/index.ts";

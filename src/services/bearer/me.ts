@@ -1,12 +1,12 @@
 /** @module getAgentIdentity: who an agent key belongs to (`GET /api/v1/me`, MCP `whoami`). */
+import type { AgentIdentity, AuthenticatedAgent } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { type AuthenticatedAgent, authenticateAgent } from "./authenticate.ts";
-import type { AgentIdentity } from "./schemas.ts";
+import { authenticateAgent } from "./authenticate.ts";
 
 /**
- * Validates the key and says whose it is. Answers for every agent status (unverified and
- * suspended agents learn their status here, while writes give them 403). `last_used_at`
- * includes this request: it is the latest use this server knows of.
+ * Validates the key (or OAuth access token) and says whose it is. Answers for every agent
+ * status (unverified and suspended agents learn their status here, while writes give them
+ * 403). `last_used_at` includes this request: it is the latest use this server knows of.
  */
 export async function getAgentIdentity(
   ctx: ServiceContext,
@@ -15,7 +15,7 @@ export async function getAgentIdentity(
   return toAgentIdentity(await authenticateAgent(ctx, input));
 }
 
-export function toAgentIdentity(auth: AuthenticatedAgent): AgentIdentity {
+function toAgentIdentity(auth: AuthenticatedAgent): AgentIdentity {
   return {
     agent: {
       id: auth.agent.id,

@@ -1,13 +1,14 @@
-/** @module Bulk loading of arXiv listing records, for the dataset tests and benchmark. */
+/**
+ * @module Bulk loading of arXiv listing records, for the benchmarks, evaluations and the
+ * dataset tests: not a product path (operators use `quire import`), so it lives here.
+ */
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { chunks, paperIdCounters, papers, paperVersions } from "../../db/schema/index.ts";
-import { withTransaction } from "../../db/sql.ts";
-import { chunkPaper } from "../chunks/chunker.ts";
-import { chunkRow } from "../chunks/rows.ts";
-import type { ServiceContext } from "../context.ts";
-import { fingerprint } from "../screening/fingerprint.ts";
-import { screenRules } from "../screening/rules.ts";
+import { chunks, paperIdCounters, papers, paperVersions } from "../../src/db/schema/index.ts";
+import { withTransaction } from "../../src/db/sql.ts";
+import { chunkPaper, chunkRow } from "../../src/services/chunks/index.ts";
+import type { ServiceContext } from "../../src/services/context.ts";
+import { fingerprint, screenRules } from "../../src/services/screening/index.ts";
 
 /** An arXiv listing line (shared/data/arxiv-daily-cs): only the fields we load. */
 interface ArxivLine {
@@ -66,8 +67,7 @@ export interface BulkLoadResult {
  * an advisory lock, one transaction each), far too slow for thousands in a test. Each paper
  * still gets what publishing would give it (the rule screener's outcome and language, the
  * fingerprint, the same chunks); those the screener rejects are skipped. No duplicate
- * checks run, so only load sources without duplicates. Not a service verb: for tests and
- * benchmarks only (operators use `quire import`).
+ * checks run, so only load sources without duplicates.
  */
 export async function bulkLoadPapers(
   ctx: ServiceContext,
