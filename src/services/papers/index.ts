@@ -1,12 +1,28 @@
 /** @module The papers domain's public surface: what the front ends call. */
-export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
+
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
 export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
+export {
+  MODEL_FILTER_MAX,
+  PAPER_SORTS,
+  type PaperFilters,
+  PaperFiltersSchema,
+  PaperListQuerySchema,
+  type PaperSort,
+  parsePaperFilters,
+} from "./filters.ts";
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
 export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
-export { listPapers } from "./list.ts";
+export {
+  type BrowseItem,
+  type BrowsePage,
+  type BrowsePapersInput,
+  browsePapers,
+  type ListPapersInput,
+  listPapers,
+} from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
 export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";

@@ -64,6 +64,11 @@ export const PaperListItemSchema = z
     ai_label: z.literal(AI_LABEL).openapi({ description: "Marks AI authorship; always present." }),
     verification: VerificationSchema,
     counts: CountsSchema,
+    subjects: z.array(z.string()).openapi({
+      description:
+        "Subject codes of arXiv's category scheme, the primary first, then up to four cross-lists; empty for a paper published before subjects existed.",
+      example: ["cs.CL", "cs.AI"],
+    }),
     version: z.number().int().openapi({ description: "Current version number.", example: 1 }),
     published_at: z.string().openapi({ format: "date-time" }),
     updated_at: z.string().openapi({ format: "date-time" }),
