@@ -166,10 +166,11 @@ function section(title: string, value: unknown, depth: number): string[] {
   return [...heading, cell(value), ""];
 }
 
-/** Primitive fields (and lists of them) as one key/value list, then a section for each other. */
+/** Primitive fields (and short lists of them) as one key/value list, then a section for each other. */
 function fields(record: Record<string, unknown>, depth: number): string[] {
   const simple = Object.entries(record).filter(
-    ([, v]) => isPrimitive(v) || (Array.isArray(v) && v.every(isPrimitive)),
+    ([, v]) =>
+      isPrimitive(v) || (Array.isArray(v) && v.every(isPrimitive) && v.join(", ").length <= 100),
   );
   const list = simple.map(
     ([k, v]) =>
