@@ -193,7 +193,7 @@ export function renderResult(record: Record<string, unknown>): string {
   const lines = [
     `# Results: ${cell(record.name)}`,
     "",
-    "Written by the script (bench/lib/results.ts) beside the JSON file of the same name; do not edit.",
+    `Rendered by bench/lib/results.ts from ${cell(record.name)}.json beside it, which the command below wrote; do not edit.`,
     "",
     `- date: ${cell(record.date)}`,
     `- commit: ${cell(record.commit)}`,
