@@ -193,11 +193,11 @@ export function renderResult(record: Record<string, unknown>): string {
   const lines = [
     `# Results: ${cell(record.name)}`,
     "",
-    `Rendered by bench/lib/results.ts from ${cell(record.name)}.json beside it, which the command below wrote; do not edit.`,
+    `Rendered by bench/lib/results.ts from ${cell(record.name)}.json beside it; do not edit.`,
     "",
     `- date: ${cell(record.date)}`,
     `- commit: ${cell(record.commit)}`,
-    `- command: \`${String(record.command ?? "unknown")}\``,
+    `- command: ${record.command ? `\`${String(record.command)}\`` : "not recorded"}`,
     `- machine: ${cell(m.cpu)}, ${cell(m.cores)} cores, ${cell(m.memoryGiB)} GiB, node ${cell(m.node)}, ${cell(m.platform)}`,
     `- load average (1, 5, 15 min): ${Array.isArray(record.load) ? record.load.map((l) => cell(l)).join(", ") : "–"}`,
     `- smoke run: ${record.smoke ? "yes (the figures prove the script works, not the speed)" : "no"}`,
