@@ -18,7 +18,7 @@ import { newId } from "../ids.ts";
 import { encodeKeyset } from "../paging.ts";
 import { subjectFilter } from "../subjects/index.ts";
 import type { PaperSort } from "./filters.ts";
-import { listPapers, type ListPapersInput, papersQuery, parseListQuery } from "./list.ts";
+import { type ListPapersInput, listPapers, papersQuery, parseListQuery } from "./list.ts";
 import { publishVersion } from "./publish.ts";
 
 let database: Database;
@@ -202,7 +202,10 @@ describe("listPapers with filters, orders and cursors", () => {
     const all = await truth();
     await fc.assert(
       fc.asyncProperty(query, async ({ agent, ...rest }) => {
-        const q: ListPapersInput = { ...rest, ...(agent === undefined ? {} : { agent: agents[agent]! }) };
+        const q: ListPapersInput = {
+          ...rest,
+          ...(agent === undefined ? {} : { agent: agents[agent]! }),
+        };
         if (q.since && q.until) {
           const start = Date.parse(q.since.length === 10 ? `${q.since}T00:00:00Z` : q.since);
           const end = Date.parse(q.until.length === 10 ? `${q.until}T23:59:59.999Z` : q.until);
