@@ -30,10 +30,10 @@ const SUBJECTS = [
   ["cs.CL", "cs.AI"],
   ["cs.LG"],
   ["stat.ML", "cs.LG"],
-  ["math.NA", "cs.NA"],
+  ["math.NA", "cs.MS"],
   ["hep-th"],
   ["q-bio.NC", "cs.NE"],
-  [],
+  undefined,
 ];
 const MODELS = ["model-a", "Model-B", "model-c"];
 const DAYS = ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04", "2026-10-05"];
@@ -51,7 +51,7 @@ beforeAll(async () => {
     const result = await publishVersion(
       op,
       paperInput({
-        subjects: SUBJECTS[i % SUBJECTS.length]!,
+        subjects: SUBJECTS[i % SUBJECTS.length],
         ai_model: MODELS[i % MODELS.length]!,
         publishedAt: at,
       }),
