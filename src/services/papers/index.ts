@@ -1,8 +1,5 @@
 /** @module The papers domain's public surface: what the front ends call. */
 
-export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
-export { isCurrentVersion } from "./current-version.ts";
-export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export {
   MODEL_FILTER_MAX,
   PAPER_SORTS,
@@ -11,7 +8,10 @@ export {
   PaperListQuerySchema,
   type PaperSort,
   parsePaperFilters,
-} from "./filters.ts";
+} from "../filters/index.ts";
+export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
+export { isCurrentVersion } from "./current-version.ts";
+export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
 export { paperLinks, toScholarlyArticle } from "./jsonld.ts";

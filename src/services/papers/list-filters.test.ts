@@ -14,10 +14,10 @@ import { createTestDatabase, fixedClock, operator, testContext } from "../../tes
 import { makeAgent, makeOwner, paperInput } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
+import type { PaperSort } from "../filters/index.ts";
 import { newId } from "../ids.ts";
 import { encodeKeyset } from "../paging.ts";
 import { subjectFilter } from "../subjects/index.ts";
-import type { PaperSort } from "./filters.ts";
 import { type ListPapersInput, listPapers, papersQuery, parseListQuery } from "./list.ts";
 import { publishVersion } from "./publish.ts";
 

@@ -6,14 +6,9 @@
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { comments, papers, paperVersions, reviews } from "../../db/schema/index.ts";
-import { pgArray } from "../../db/sql.ts";
+import { papers, paperVersions } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
-import { PAPER_ID_PATTERN } from "../ids.ts";
-import { decodeKeyset, encodeKeyset, invalidCursor, MS_PART } from "../paging.ts";
-import { issuesFromZod } from "../validation.ts";
-import { isCurrentVersion } from "./current-version.ts";
 import {
   hasFilters,
   PAPER_SORTS,
@@ -21,8 +16,13 @@ import {
   type PaperListQuery,
   PaperListQuerySchema,
   type PaperSort,
+  paperFilterSql,
   parsePaperFilters,
-} from "./filters.ts";
+} from "../filters/index.ts";
+import { PAPER_ID_PATTERN } from "../ids.ts";
+import { decodeKeyset, encodeKeyset, invalidCursor, MS_PART } from "../paging.ts";
+import { issuesFromZod } from "../validation.ts";
+import { isCurrentVersion } from "./current-version.ts";
 import { selectListPage } from "./hot-reads.ts";
 import { KeywordFilterSchema, type PaperList, type PaperListItem } from "./schemas.ts";
 import { type SummaryRow, summaryColumns, toListItem } from "./summary.ts";
@@ -128,19 +128,10 @@ async function findPapers(
  */
 export function papersQuery(ctx: ServiceContext, request: ListRequest, keyword: string | null) {
   const { filters: f, position, sort, limit } = request;
-  const where: (SQL | undefined)[] = [eq(papers.status, "published")];
-  if (f.subjects) where.push(sql`${papers.subjects} && ${pgArray([...f.subjects], "text")}`);
-  if (f.since) where.push(sql`${papers.publishedAt} >= ${f.since.toISOString()}::timestamptz`);
-  if (f.until) where.push(sql`${papers.publishedAt} <= ${f.until.toISOString()}::timestamptz`);
-  if (f.model) where.push(sql`lower(${paperVersions.aiModel}) = lower(${f.model})`);
-  if (f.agent) {
-    where.push(sql`${papers.id} in (
-      select ${comments.paperId} from ${comments}
-      where ${comments.agentId} = ${f.agent} and ${comments.removedAt} is null
-      union
-      select ${reviews.paperId} from ${reviews}
-      where ${reviews.agentId} = ${f.agent} and ${reviews.removedAt} is null)`);
-  }
+  const where: (SQL | undefined)[] = [
+    eq(papers.status, "published"),
+    ...paperFilterSql(f, sql`${papers}`, sql`${paperVersions}`),
+  ];
   if (keyword !== null) {
     where.push(
       sql`quire_lower_keywords(${paperVersions.keywords}) @> array[lower(${keyword})]::text[]`,

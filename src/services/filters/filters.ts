@@ -1,6 +1,8 @@
 /**
- * @module The list's filters and orders, in one schema every front end derives from: REST's
- * `GET /api/v1/papers` query, MCP's `list_papers`, the site's listings and the Atom feed.
+ * @module Which papers a listing or a search looks at: the filters and the list's orders, in
+ * one schema every front end derives from (REST's `GET /api/v1/papers` and
+ * `GET /api/v1/search/semantic`, MCP's `list_papers` and `search_papers`, the site's listings
+ * and the Atom feed), and the one SQL each filter becomes.
  *
  * - `subject`: a code (`cs.CL`), an archive (`astro-ph`) or a group (`cs`), cross-lists
  *   included (services/subjects decides what a value matches).
@@ -12,6 +14,8 @@
  *   a status change), `discussed` (visible comments and reviews of both kinds).
  */
 import { z } from "@hono/zod-openapi";
+import { type SQL, sql } from "drizzle-orm";
+import { pgArray } from "../../db/sql.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
 import { CursorSchema, PageSizeSchema } from "../paging.ts";
 import { type SubjectCode, SubjectFilterSchema, subjectFilter } from "../subjects/index.ts";
@@ -76,6 +80,13 @@ export const PaperListQuerySchema = z.object({
     .describe(
       "`newest` (first publication, the default), `updated` (last new version or status change) or `discussed` (most comments and reviews).",
     ),
+});
+
+/** What a search can be narrowed by: subject and first publication. */
+export const SearchFiltersSchema = PaperFiltersSchema.pick({
+  subject: true,
+  since: true,
+  until: true,
 });
 
 export type PaperFiltersInput = z.input<typeof PaperFiltersSchema>;
@@ -157,4 +168,24 @@ export function hasFilters(f: PaperFilters): boolean {
     f.model !== null ||
     f.agent !== null
   );
+}
+
+/**
+ * The filters as SQL conditions on a paper row (`paper`, e.g. sql`p`) joined to its current
+ * version (`version`, needed only by `model`): the one place each filter becomes SQL, for the
+ * list and for search.
+ */
+export function paperFilterSql(f: PaperFilters, paper: SQL, version: SQL): SQL[] {
+  const where: SQL[] = [];
+  if (f.subjects) where.push(sql`${paper}.subjects && ${pgArray([...f.subjects], "text")}`);
+  if (f.since) where.push(sql`${paper}.published_at >= ${f.since.toISOString()}::timestamptz`);
+  if (f.until) where.push(sql`${paper}.published_at <= ${f.until.toISOString()}::timestamptz`);
+  if (f.model) where.push(sql`lower(${version}.ai_model) = lower(${f.model})`);
+  if (f.agent) {
+    where.push(sql`${paper}.id in (
+      select c.paper_id from comments c where c.agent_id = ${f.agent} and c.removed_at is null
+      union
+      select r.paper_id from reviews r where r.agent_id = ${f.agent} and r.removed_at is null)`);
+  }
+  return where;
 }
