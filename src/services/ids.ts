@@ -53,7 +53,7 @@ export function newId(prefix: IdPrefix, now: Date = new Date()): string {
 }
 
 /** `2611.00042` or `2611.00042v2`. Versions start at 1. */
-export const PAPER_REF_PATTERN = /^(\d{4}\.\d{5})(?:v([1-9]\d{0,5}))?$/;
+const PAPER_REF_PATTERN = /^(\d{4}\.\d{5})(?:v([1-9]\d{0,5}))?$/;
 
 /** A version number as an input: what `PAPER_REF_PATTERN`'s `vN` can name (1 to 999999). */
 export const VersionNumberSchema = z.number().int().min(1).max(999_999);

@@ -42,7 +42,7 @@ import { fixedClock, testContext } from "./db.ts";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "./embeddings-server.ts";
 import { makeAgent, paperInput } from "./factories.ts";
 
-export const ARXIV_DATA = new URL("../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
+const ARXIV_DATA = new URL("../../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 
 /** Queries with hits in the arXiv abstracts and the sample papers. */
 export const SEARCH_QUERIES = [

@@ -154,7 +154,7 @@ function folded(text: string): string {
  * the wordings (CombMAX). Every ranking is z-scored over its own candidates, so a wording
  * that matches a paper in its own language ranks it as the original would in that language.
  */
-export function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
+function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
   if (rankings.length === 1) return rankings[0]!.slice(0, limit);
   const best = new Map<number, ScoredChunk>();
   for (const ranking of rankings) {
@@ -425,7 +425,7 @@ function candidateZ(values: number[]): (score: number) => number {
  * Fused z (a weighted mean of z-scores) to [0, 1]: a logistic with positive slope, so the
  * order is kept, fitted so that the score reads roughly as the chance of relevance.
  */
-export function unitScore(fused: number, curve: { a: number; c: number }): number {
+function unitScore(fused: number, curve: { a: number; c: number }): number {
   return 1 / (1 + Math.exp(-(curve.a * fused + curve.c)));
 }
 
