@@ -50,12 +50,12 @@ import { denseCandidates } from "../src/services/search/dense.ts";
 import type { Embedder } from "../src/services/search/embedder.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { prepareSearch } from "../src/services/search/prepare.ts";
-import { type Channel, type SearchMode, searchChunks } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
 import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "./lib/bulk-load.ts";
 import { writeResult } from "./lib/results.ts";
+import { type Channel, type SearchMode, searchChunks } from "./lib/search-internals.ts";
 import { orSmoke } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";

@@ -39,6 +39,12 @@ import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
 import { writeResult } from "../bench/lib/results.ts";
+import {
+  type Channel,
+  rankChunks,
+  type SearchMode,
+  searchChunks,
+} from "../bench/lib/search-internals.ts";
 import { figure, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -47,12 +53,6 @@ import { openRuntime, type Runtime } from "../src/runtime.ts";
 import { importPapers } from "../src/services/papers/import.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
-import {
-  type Channel,
-  rankChunks,
-  type SearchMode,
-  searchChunks,
-} from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
 import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";

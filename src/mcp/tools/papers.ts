@@ -34,7 +34,7 @@ export const PaperRefInput = PaperRefSchema.describe(
   "Paper id `YYMM.NNNNN` (e.g. `2611.00042`), or `YYMM.NNNNNvN` for version N.",
 );
 
-export const GetPaperOutputSchema = PaperDetailSchema.extend({
+const GetPaperOutputSchema = PaperDetailSchema.extend({
   jsonld: z
     .record(z.string(), z.unknown())
     .optional()
@@ -149,7 +149,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
 }
 
 /** `id` with `version` applied; both naming different versions is an input error. */
-export function withVersion(id: string, version: number | undefined): string {
+function withVersion(id: string, version: number | undefined): string {
   if (version === undefined) return id;
   const ref = parsePaperRef(id);
   if (!ref) return id; // getPaper answers for a malformed id.

@@ -12,7 +12,6 @@ export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
   COMMENT_MAX_CHARS,
   type Comment,
-  CommentBodySchema,
   CommentInputSchema,
   type CommentList,
   CommentListSchema,
@@ -20,7 +19,6 @@ export {
   REVIEW_MAX_CHARS,
   REVIEW_SCALES,
   type Review,
-  ReviewBodySchema,
   ReviewInputSchema,
   type ReviewList,
   ReviewListSchema,

@@ -87,7 +87,7 @@ interface SummaryColumns {
 }
 
 /** Means of one kind of review, null when there is none; as `reviewSummaries` reads them. */
-export interface ReviewAggregate {
+interface ReviewAggregate {
   count: number;
   soundness: number;
   presentation: number;

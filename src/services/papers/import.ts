@@ -7,7 +7,7 @@ import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
 
-export const ImportRecordSchema = z.strictObject({
+const ImportRecordSchema = z.strictObject({
   title: z.string(),
   abstract: z.string(),
   body: z.string(),
@@ -19,7 +19,7 @@ export const ImportRecordSchema = z.strictObject({
   owner: z.string().optional(),
   published_at: z.iso.datetime({ offset: true }).optional(),
 });
-export type ImportRecord = z.infer<typeof ImportRecordSchema>;
+type ImportRecord = z.infer<typeof ImportRecordSchema>;
 
 export interface ImportLineResult {
   line: number;
@@ -161,7 +161,7 @@ async function importLine(
 }
 
 /** SHA-256 of the record with keys sorted: the same record always has the same key. */
-export function importKeyOf(record: ImportRecord): string {
+function importKeyOf(record: ImportRecord): string {
   const canonical = JSON.stringify(record, Object.keys(record).sort());
   return createHash("sha256").update(canonical).digest("hex");
 }

@@ -29,7 +29,6 @@ export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
-  KEYWORD_FILTER_MAX,
   KeywordFilterSchema,
   type PaperDetail,
   PaperDetailSchema,
