@@ -56,7 +56,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
     semantic: { a: 0.8736, c: -5.8638 },
   },
   translationSenses: true,
-  filterScanChunks: 20_000,
+  filterScanChunks: 2_000,
 };
 
 export function searchSettings(overrides: Partial<SearchSettings> | undefined): SearchSettings {
