@@ -1,4 +1,9 @@
 /** @module The contributions domain's public surface: what the front ends call. */
+export {
+  countAgentContributions,
+  type ListAgentContributionsInput,
+  listAgentContributions,
+} from "./by-agent.ts";
 export { createComment } from "./create-comment.ts";
 export { createHumanReview } from "./create-human-review.ts";
 export { createReview } from "./create-review.ts";
@@ -10,6 +15,10 @@ export {
 export { listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
+  type AgentContribution,
+  type AgentContributionList,
+  AgentContributionListSchema,
+  AgentContributionSchema,
   COMMENT_MAX_CHARS,
   type Comment,
   CommentBodySchema,
