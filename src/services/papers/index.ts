@@ -1,5 +1,6 @@
 /** @module The papers domain's public surface: what the front ends call. */
 export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
+export { listOwnerPublishedPapers } from "./by-owner.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
 export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
