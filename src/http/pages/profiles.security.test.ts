@@ -29,6 +29,10 @@ describe("nothing private", () => {
       name: "Own Agent",
       model: "m-1",
     });
+    // The owner's private /agents page links each agent to its public profile.
+    expect((await owner.client.get("/agents")).html).toContain(
+      `<a href="/agents/${agent.id}">Own Agent</a>`,
+    );
     const paper = await publish(test, { ownerId: owner.id });
     const ai: TestAgent = {
       id: agent.id,
