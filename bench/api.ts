@@ -16,6 +16,7 @@
  * took (the server thread's and the whole machine's, per answer, measured on every row), the
  * API's chain alone (`{"ok":true}` under /api/v1, from the cache), and a profile of the server
  * thread answering detail cache hits (a separate run under the V8 sampling profiler).
+ * The rows, targets and profiles go to bench/results/api.json and .md (bench/lib/results.ts).
  *
  * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts, printed);
  * every request still draws on it, and after each run the store's own count (read back from
@@ -50,6 +51,7 @@ import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { machineBusyMs } from "./lib/cpu.ts";
 import { drawnFrom, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
 import { type ProfileSummary, profileLines, profileWhile } from "./lib/profile.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
@@ -488,6 +490,44 @@ function targetLines(report: EngineReport): string[] {
   return lines;
 }
 
+/** Issue 14's targets as records: the row, the figure, the bound and whether it was met. */
+function targets(report: EngineReport) {
+  const trivial = report.rows.find((r) => r.endpoint === "trivial")!;
+  return report.rows.flatMap((row) => {
+    const ratio = row.rps / trivial.rps;
+    if (["list ?limit=50", "detail", "context"].includes(row.endpoint)) {
+      const bound = CACHE_OFF_TARGET[report.engine];
+      return [
+        {
+          endpoint: row.endpoint,
+          figure: "vs trivial, cache off",
+          value: ratio,
+          target: `>= ${bound}`,
+          met: ratio >= bound,
+        },
+      ];
+    }
+    if (!row.endpoint.includes("cache hit")) return [];
+    const p99 = row.p99 / trivial.p99;
+    return [
+      {
+        endpoint: row.endpoint,
+        figure: "vs trivial",
+        value: ratio,
+        target: `>= ${CACHE_HIT_TARGET}`,
+        met: ratio >= CACHE_HIT_TARGET,
+      },
+      {
+        endpoint: row.endpoint,
+        figure: "p99 vs trivial's",
+        value: p99,
+        target: `<= ${HIT_P99_TARGET}`,
+        met: p99 <= HIT_P99_TARGET,
+      },
+    ];
+  });
+}
+
 function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }
@@ -511,6 +551,38 @@ async function mainBench(): Promise<number> {
   const reports: EngineReport[] = [];
   for (const engine of ENGINES) reports.push(await benchEngine(engine));
   for (const report of reports) printTable(report);
+  writeResult("api", {
+    settings: {
+      engines: ENGINES,
+      secondsPerRow: SECONDS,
+      connections: CONNECTIONS,
+      workers: WORKERS,
+      importLimit: Number.isFinite(IMPORT_LIMIT) ? IMPORT_LIMIT : "all",
+    },
+    engines: reports.map((r) => {
+      const trivial = r.rows.find((row) => row.endpoint === "trivial")!;
+      return {
+        engine: r.engine,
+        papers: r.summary.published + r.summary.already_imported,
+        importSeconds: r.importSeconds,
+        rows: r.rows.map(({ p50, p99, ...row }) => ({
+          ...row,
+          p50Ms: p50,
+          p99Ms: p99,
+          vsTrivial: row.rps / trivial.rps,
+          p99VsTrivial: p99 / trivial.p99,
+        })),
+        targets: SMOKE ? "not judged on a smoke run" : targets(r),
+        hitProfile: {
+          answers: r.hitProfile.answers,
+          totalUs: r.hitProfile.summary.totalUs,
+          idleUs: r.hitProfile.summary.idleUs,
+          kinds: r.hitProfile.summary.kinds,
+          functions: r.hitProfile.summary.functions.slice(0, 10),
+        },
+      };
+    }),
+  });
   const failed = reports.flatMap((r) =>
     r.rows
       .filter(

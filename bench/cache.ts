@@ -15,6 +15,7 @@
  * then refills. Every answer must be the status intended (200 reads, 201 comments).
  *
  * The readers run in this process, so the RSS sampled is the server's and the load's together.
+ * Figures go to bench/results/cache.json and .md.
  * Rate limits: the in-process store with every quota raised (bench/lib/limits.ts), drawn on.
  *
  * Environment (all optional):
@@ -39,6 +40,7 @@ import { populateArchive } from "../src/testing/archive.ts";
 import { withBenchDatabase } from "./lib/database.ts";
 import { positive } from "./lib/env.ts";
 import { raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 
 const MINUTES = positive("BENCH_MINUTES", orSmoke(10, 0.1));
@@ -239,6 +241,43 @@ await withBenchDatabase(
       // A run whose load never filled the cache towards its bound proves nothing about it
       // (a smoke run's few seconds may not: it proves the script works).
       if (overHalf === 0 && !SMOKE) failures.push("the cache never held more than half its bound");
+      writeResult("cache", {
+        settings: {
+          engine: ENGINE,
+          minutes: MINUTES,
+          cacheMb: CACHE_MB,
+          connections: CONNECTIONS,
+          writeEveryMs: WRITE_EVERY_MS,
+          papers: archive.published,
+          sampleMs: SAMPLE_MS,
+        },
+        traffic: {
+          seconds,
+          reads: stats.reads,
+          readsPerSecond: stats.reads / seconds,
+          comments: stats.writes,
+        },
+        cache: {
+          boundBytes: end.maxBytes,
+          highestBytes: maxBytes,
+          highestOfBound: maxBytes / end.maxBytes,
+          samples: sampled,
+          samplesAboveBound: over,
+          samplesAboveHalfBound: overHalf,
+          mostEntries: maxEntries,
+          hits: end.hits,
+          misses: end.misses,
+          invalidations: end.invalidations,
+          hitRatio,
+        },
+        rssBytes: {
+          first: rss[0] ?? 0,
+          median: rssAt(0.5),
+          highest: rssAt(1),
+          last: rss.at(-1) ?? 0,
+        },
+        failures,
+      });
       if (failures.length > 0) {
         console.log(`FAILED: ${failures.join("; ")}`);
         process.exitCode = 1;

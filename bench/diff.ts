@@ -1,10 +1,12 @@
 /**
  * @module bench:diff — CPU time of the version diff on 200,000-character bodies (the
  * screener's maximum) and on the worst inputs for its caps, to check that a public diff page
- * costs a bounded, small amount whatever two versions hold. Prints best and median ms.
+ * costs a bounded, small amount whatever two versions hold. Prints best and median ms and
+ * writes them to bench/results/diff.json and .md (bench/lib/results.ts).
  */
 import { diffBody, diffText } from "../src/services/papers/diff.ts";
 import { cpuMs } from "./lib/cpu.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke } from "./lib/smoke.ts";
 
 /** Repetitions per case (smoke: one, `npm run bench:diff -- --smoke`). */
@@ -49,6 +51,7 @@ console.log(
   "median ms".padStart(10),
   "parts".padStart(6),
 );
+const rows: { case: string; bestMs: number; medianMs: number; parts: number }[] = [];
 for (const [name, run] of cases) {
   const parts = (run() as unknown[]).length;
   const { best, median } = cpuMs(run, REPEATS);
@@ -60,4 +63,6 @@ for (const [name, run] of cases) {
     median.toFixed(1).padStart(10),
     String(parts).padStart(6),
   );
+  rows.push({ case: name, bestMs: best, medianMs: median, parts });
 }
+writeResult("diff", { settings: { repeats: REPEATS }, cases: rows });

@@ -10,7 +10,8 @@
  * the prepared database, starts the real app on a loopback port, samples its RSS every 10 ms
  * and downloads the endpoint with curl to /dev/null. The table gives
  * RSS just before the request, the sampled peak during it, and the process's lifetime
- * maxRSS from `process.resourceUsage()` (which includes start-up and migrations).
+ * maxRSS from `process.resourceUsage()` (which includes start-up and migrations). The rows
+ * go to bench/results/export.json and .md.
  *
  * Environment (all optional):
  *   BENCH_SIZES          comma list of corpus sizes (default 1000,6900; smoke 25). Beyond the 6,925
@@ -33,6 +34,7 @@ import { openRuntime } from "../src/runtime.ts";
 import { currentSnapshot } from "../src/services/dataset/snapshot.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "./lib/bulk-load.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
@@ -331,6 +333,21 @@ async function main(): Promise<void> {
     for (const size of SIZES) rows.push(...(await benchSize(engine, size)));
   }
   printTable(rows);
+  writeResult("export", {
+    settings: { sizes: SIZES, engines: ENGINES },
+    rows: rows.map((r) => ({
+      engine: r.engine,
+      papers: r.papers,
+      operation: r.operation,
+      ms: r.ms,
+      bodyBytes: r.bytes,
+      rssBeforeBytes: r.rssBefore,
+      rssPeakBytes: r.rssPeak,
+      rssGrowthBytes: r.rssPeak - r.rssBefore,
+      heapPeakBytes: r.heapPeak,
+      maxRssBytes: r.maxRss,
+    })),
+  });
 }
 
 const args = process.argv.slice(2);

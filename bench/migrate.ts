@@ -23,6 +23,7 @@
  *   BENCH_KEEP_DIR    build the embedded archive there and keep it; reused when it exists
  *   BENCH_ADMIN_URL   where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
  * Exits 1 if the migration does not verify or any response differs beyond search scores.
+ * The figures go to bench/results/migrate.json and .md (bench/lib/results.ts).
  */
 import {
   existsSync,
@@ -50,6 +51,7 @@ import {
 import { testContext } from "../src/testing/db.ts";
 import { startFakeEmbeddingServer } from "../src/testing/embeddings-server.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { writeResult } from "./lib/results.ts";
 import { orSmoke, samples } from "./lib/smoke.ts";
 
 const PAPERS = Number(process.env.BENCH_PAPERS ?? orSmoke(5000, 20));
@@ -74,6 +76,9 @@ async function main(): Promise<number> {
   const dataDir = keep ?? join(root, "data");
   const factsFile = join(`${dataDir}.facts.json`);
   let failed = false;
+  const figures: Record<string, unknown> = {
+    settings: { papers: PAPERS, sample: SAMPLE, batch: BATCH ?? "default" },
+  };
   try {
     let archive: PopulatedArchive;
     if (keep && existsSync(factsFile)) {
@@ -97,6 +102,11 @@ async function main(): Promise<number> {
       `import: ${archive.imported.published} abstracts in ${seconds(archive.imported.ms)} ` +
         `(${(archive.imported.ms / Math.max(1, archive.imported.published)).toFixed(0)} ms a paper, importPapers on PGlite)`,
     );
+    figures.import = {
+      abstracts: archive.imported.published,
+      seconds: archive.imported.ms / 1000,
+      msPerPaper: archive.imported.ms / Math.max(1, archive.imported.published),
+    };
 
     await withScratchDatabase(ADMIN_URL, "quire_bench", async (url) => {
       const started = performance.now();
@@ -128,6 +138,24 @@ async function main(): Promise<number> {
         log(`  generated ${g.table}: ${g.differing} of ${g.rows} rows differ between the engines`);
       }
       if (!report.ok) failed = true;
+      figures.migrate = {
+        tables: report.tables.length,
+        rows,
+        rowsCopied: report.rowsCopied,
+        copySeconds: report.copyMs / 1000,
+        rowsPerSecond: report.rowsCopied / (report.copyMs / 1000),
+        wholeRunSeconds: total / 1000,
+        verified: report.ok,
+      };
+      figures.largestTables = [...report.tables]
+        .sort((a, b) => b.source.rows - a.source.rows)
+        .slice(0, 5)
+        .map((t) => ({ table: t.table, rows: t.source.rows, ok: t.ok }));
+      figures.generatedColumns = report.generated.map((g) => ({
+        table: g.table,
+        rows: g.rows,
+        differing: g.differing,
+      }));
 
       const source = await openDatabase({ dataDir, migrate: false });
       const target = await openDatabase({ databaseUrl: url, migrate: false, poolSize: 4 });
@@ -148,6 +176,14 @@ async function main(): Promise<number> {
             `${comparison.identical} byte-identical, ${comparison.scoresOnly.length} searches equal but for scores (< 1e-6), ` +
             `${comparison.different.length} different`,
         );
+        figures.responses = {
+          requestsPerEngine: a.responses.size,
+          pgliteSeconds: a.ms / 1000,
+          postgresSeconds: b.ms / 1000,
+          byteIdentical: comparison.identical,
+          equalButForScores: comparison.scoresOnly.length,
+          different: comparison.different.length,
+        };
         if (comparison.different.length > 0) {
           failed = true;
           for (const path of comparison.different.slice(0, 10)) log(`  differs: ${path}`);
@@ -181,6 +217,15 @@ async function main(): Promise<number> {
         `what requests wait for while serving), archive ${(manifest.pgdata.bytes / 1e6).toFixed(1)} MB checked and written in ${seconds(writeMs)}, ` +
         `restore with verification ${seconds(restoreMs)}`,
     );
+    figures.backup = {
+      snapshotSeconds: snapshotMs / 1000,
+      snapshotCopiedBytes: copied,
+      dataDirectoryBytes: directoryBytes(dataDir),
+      archiveBytes: manifest.pgdata.bytes,
+      archiveSeconds: writeMs / 1000,
+      restoreSeconds: restoreMs / 1000,
+    };
+    writeResult("migrate", figures);
   } finally {
     await embeddings.close();
     rmSync(root, { recursive: true, force: true });

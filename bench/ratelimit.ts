@@ -8,7 +8,8 @@
  *
  * Environment (optional): BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_N
  * (draws per measurement, default 20000; `-- --smoke`: 200). Quotas are raised so that nothing is refused:
- * the cost measured is counting, not refusing. Keys are removed afterwards.
+ * the cost measured is counting, not refusing. Keys are removed afterwards. Figures go to
+ * bench/results/ratelimit.json and .md.
  */
 import { pino } from "pino";
 import { buildApp } from "../src/app.ts";
@@ -17,6 +18,7 @@ import { createRedisRateLimits } from "../src/services/ratelimit/redis.ts";
 import { createTestDatabase, testContext } from "../src/testing/db.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { RAISED } from "./lib/limits.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke } from "./lib/smoke.ts";
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -78,6 +80,20 @@ async function main() {
     ],
   ];
 
+  const draws: {
+    store: string;
+    meanUs: number;
+    p50Us: number;
+    p99Us: number;
+    drawsPerSecondAt50: number;
+  }[] = [];
+  const requests: {
+    store: string;
+    meanUs: number;
+    p50Us: number;
+    p99Us: number;
+    addedP50Us: number;
+  }[] = [];
   console.log(`consume(), ${N} draws over 1,000 keys`);
   console.log("store   | mean µs |  p50 µs |  p99 µs | draws/s at 50 in flight");
   for (const [name, make] of stores) {
@@ -87,6 +103,13 @@ async function main() {
     console.log(
       `${name.padEnd(7)} | ${fmt(seq.mean)} | ${fmt(seq.p50)} | ${fmt(seq.p99)} | ${Math.round(tput)}`,
     );
+    draws.push({
+      store: name,
+      meanUs: seq.mean,
+      p50Us: seq.p50,
+      p99Us: seq.p99,
+      drawsPerSecondAt50: tput,
+    });
     await store.close();
   }
 
@@ -115,10 +138,22 @@ async function main() {
     console.log(
       `${name.padEnd(7)} | ${fmt(res.mean)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${fmt(res.p50 - baseline)}`,
     );
+    requests.push({
+      store: name,
+      meanUs: res.mean,
+      p50Us: res.p50,
+      p99Us: res.p99,
+      addedP50Us: res.p50 - baseline,
+    });
     await rateLimits?.close();
   }
   await database.close();
   await deletePrefix(REDIS_URL, prefix);
+  writeResult("ratelimit", {
+    settings: { draws: N, keys: 1000, inFlight: 50, requests: n },
+    consume: draws,
+    "GET /api/v1/openapi.json in process": requests,
+  });
 }
 
 await main();

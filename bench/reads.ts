@@ -3,6 +3,7 @@
  * per call and calls per second of (a) Drizzle's query builder rebuilt per call (what the
  * services did before), (b) Drizzle `.prepare()` with placeholders and (c) the hand-written
  * prepared statements of services/papers/hot-reads.ts, on the sample papers (docs/adr/0021).
+ * Figures go to bench/results/reads.json and .md.
  *
  *   npm run bench:reads
  *   npm run bench:reads -- --smoke   # a second per row (CI)
@@ -19,6 +20,7 @@ import { seedSamplePapers } from "../src/services/papers/seed.ts";
 import { selectSummaries } from "../src/services/papers/summary.ts";
 import { testContext } from "../src/testing/db.ts";
 import { withScratchDatabase } from "../src/testing/scratch.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, samples } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
@@ -133,9 +135,16 @@ for (const engine of ENGINES) {
 console.log(`${SECONDS} s per row, ${CONCURRENCY} calls in flight, sample papers`);
 console.log("| engine | read | variant | calls/s | Node CPU µs/call | CPU vs built |");
 console.log("| --- | --- | --- | --- | --- | --- |");
-for (const row of all) {
+const rows = all.map((row) => {
   const base = all.find((r) => r.engine === row.engine && r.read === row.read) as Row;
+  return { ...row, cpuVsBuilt: figure("ratio", row.cpuUs / base.cpuUs) };
+});
+for (const row of rows) {
   console.log(
-    `| ${row.engine} | ${row.read} | ${row.variant} | ${row.perSecond.toFixed(0)} | ${row.cpuUs.toFixed(0)} | ${figure("ratio", row.cpuUs / base.cpuUs).toFixed(2)} |`,
+    `| ${row.engine} | ${row.read} | ${row.variant} | ${row.perSecond.toFixed(0)} | ${row.cpuUs.toFixed(0)} | ${row.cpuVsBuilt.toFixed(2)} |`,
   );
 }
+writeResult("reads", {
+  settings: { seconds: SECONDS, concurrency: CONCURRENCY, engines: ENGINES },
+  rows,
+});

@@ -2,14 +2,16 @@
  * @module bench:render — CPU time of rendering a paper body to HTML: markdown-it alone (the
  * baseline), Quire's renderer (KaTeX MathML and highlight.js), and markdown-it with Shiki
  * highlighting instead (the alternative ADR 0016 weighed). Prints best and median ms and each
- * one's ratio to the baseline, all in this process. `--smoke` runs each case once on a small body.
+ * one's ratio to the baseline, all in this process, and writes them to bench/results/render.json
+ * and .md. `--smoke` runs each case once on a small body.
  */
 import MarkdownIt from "markdown-it";
 import { createHighlighter } from "shiki";
 import { renderMarkdown } from "../src/http/pages/markdown.ts";
 import { highlightCode } from "../src/http/pages/markdown-code.ts";
 import { cpuMs } from "./lib/cpu.ts";
-import { SMOKE } from "./lib/smoke.ts";
+import { writeResult } from "./lib/results.ts";
+import { figure, SMOKE } from "./lib/smoke.ts";
 
 const smoke = SMOKE;
 const sections = smoke ? 2 : 40;
@@ -61,6 +63,7 @@ console.log(
   "× baseline".padStart(11),
 );
 let baseline = 0;
+const rows: { case: string; bestMs: number; medianMs: number; vsBaseline: number }[] = [];
 for (const [name, run] of cases) {
   run();
   const { best, median } = cpuMs(run, smoke ? 1 : 15);
@@ -71,5 +74,15 @@ for (const [name, run] of cases) {
     median.toFixed(2).padStart(10),
     (median / baseline).toFixed(1).padStart(11),
   );
+  rows.push({
+    case: name,
+    bestMs: best,
+    medianMs: median,
+    vsBaseline: figure(name, median / baseline),
+  });
 }
+writeResult("render", {
+  settings: { characters: body.length, sections, repeats: smoke ? 1 : 15 },
+  cases: rows,
+});
 highlighter.dispose();

@@ -24,7 +24,8 @@
  *
  * Printed per configuration: requests/s, p50/p95/p99 overall and per kind, non-2xx answers
  * by status and transport errors, and CPU seconds per second of the instances, nginx and
- * the machine (from /proc); then the ratio of the configurations to one instance.
+ * the machine (from /proc); then the ratio of the configurations to one instance. The same
+ * figures go to bench/results/scale.json and .md (bench/lib/results.ts).
  *
  * Environment (all optional):
  *   BENCH_PAPERS       papers in the corpus (default 3000)
@@ -54,6 +55,7 @@ import { type StreamingReplica, startStreamingReplica } from "../src/testing/rep
 import { withScratchDatabase } from "../src/testing/scratch.ts";
 import { type ServedQuire, serveQuire } from "../src/testing/serve.ts";
 import { arxivPapers, bulkLoadPapers } from "./lib/bulk-load.ts";
+import { writeResult } from "./lib/results.ts";
 import { orSmoke, samples } from "./lib/smoke.ts";
 
 const env = process.env;
@@ -449,6 +451,47 @@ function report(rounds: RunResult[]): void {
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+  const base = one ? one.samples.length / one.seconds : null;
+  writeResult("scale", {
+    settings: {
+      papers: PAPERS,
+      connections: CONNECTIONS,
+      secondsPerConfiguration: SECONDS,
+      warmupSeconds: WARMUP,
+      rounds: ROUNDS,
+      configurations: CONFIGS,
+      poolSize: Number(POOL_SIZE),
+    },
+    configurations: results.map((r) => {
+      const all = summary(r.samples);
+      const of = (kinds: Kind[]) => summary(r.samples.filter((s) => kinds.includes(s.kind)));
+      const rps = r.samples.length / r.seconds;
+      return {
+        instances: r.config,
+        requestsPerSecond: rps,
+        vsOneInstance: base ? rps / base : null,
+        p50Ms: all.p50,
+        p95Ms: all.p95,
+        p99Ms: all.p99,
+        readsP50Ms: of(READS).p50,
+        readsP95Ms: of(READS).p95,
+        searchP50Ms: of(["search"]).p50,
+        searchP95Ms: of(["search"]).p95,
+        commentsP50Ms: of(["comment"]).p50,
+        commentsP95Ms: of(["comment"]).p95,
+        non2xx: r.samples.filter((s) => s.status < 200 || s.status > 299).length,
+        errors: r.errors,
+        quireCpuSPerS: r.cpu.instances,
+        postgresCpuSPerS: r.cpu.postgres,
+        nginxCpuSPerS: r.cpu.nginx,
+        clientCpuSPerS: r.cpu.client,
+        machineCpuSPerS: r.cpu.machine,
+        quireCpuMsPerRequest: (1000 * r.cpu.instances * r.seconds) / r.samples.length,
+        postgresCpuMsPerRequest: (1000 * r.cpu.postgres * r.seconds) / r.samples.length,
+        redisFailovers: r.failovers,
+      };
+    }),
+  });
   // A refusal or a lost request means the figures above measure something else: fail.
   for (const r of results) {
     samples(`${r.config} requests`, r.samples.length);

@@ -29,6 +29,8 @@
  *
  * The fake embedder hashes words into BENCH_DIMS signed dimensions (as the tests' fake
  * OpenAI server does), in process: it measures storage, HNSW and fusion, not a model.
+ *
+ * The figures go to bench/results/search.json and .md (bench/lib/results.ts).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -48,11 +50,12 @@ import { denseCandidates } from "../src/services/search/dense.ts";
 import type { Embedder } from "../src/services/search/embedder.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import { prepareSearch } from "../src/services/search/prepare.ts";
-import { type Channel, type SearchMode, searchChunks } from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue, queueMissingEmbeddings } from "../src/services/search/worker.ts";
 import { fakeEmbedding } from "../src/testing/embeddings-server.ts";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "./lib/bulk-load.ts";
+import { writeResult } from "./lib/results.ts";
+import { type Channel, type SearchMode, searchChunks } from "./lib/search-internals.ts";
 import { orSmoke } from "./lib/smoke.ts";
 
 type Engine = "pglite" | "postgres";
@@ -506,6 +509,36 @@ async function main(): Promise<void> {
     "",
   ];
   process.stdout.write(lines.join("\n"));
+  const finite = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
+  writeResult("search", {
+    settings: {
+      chunks: TARGET_CHUNKS,
+      queriesPerMode: QUERIES,
+      dims: DIMS,
+      dense: DENSE,
+      efSearch: DEFAULT_SEARCH_SETTINGS.efSearch,
+      engines: ENGINES,
+    },
+    engines: results.map((r) => ({
+      engine: r.engine,
+      papers: r.papers,
+      chunks: r.chunks,
+      postings: r.postings,
+      loadSeconds: r.loadSeconds,
+      lexicalChunksPerSecond: finite(r.chunks / r.lexicalSeconds),
+      denseChunksPerSecond: finite(r.chunks / r.denseSeconds),
+      databaseBytes: r.databaseBytes,
+      peakRssBytes: r.peakRssBytes,
+      lexicalIndexBytesPerChunk: lexicalBytes(r) / r.chunks,
+      wholeIndexBytesPerChunk: indexBytes(r) / r.chunks,
+      hnswRecallAt8: finite(r.hnswRecallAt8),
+      loadAverageBefore: r.loadAverage.before,
+      loadAverageAfter: r.loadAverage.after,
+      latencyMs: r.latency,
+      exactSearchMs: r.exactMs,
+      relationBytes: r.relations,
+    })),
+  });
 }
 
 await main();

@@ -1,12 +1,14 @@
 /**
  * @module bench:text — time of the chunker and the rule screener on real and hostile text:
  * the whole unarXive sample, a 100 KB body, and degenerate inputs that would expose a
- * quadratic path. Prints CPU milliseconds (best and median of repeated runs).
+ * quadratic path. Prints CPU milliseconds (best and median of repeated runs) and writes them
+ * to bench/results/text.json and .md.
  */
 import { readFileSync } from "node:fs";
 import { chunkField, DEFAULT_CHUNK_MAX_CHARS } from "../src/services/chunks/chunker.ts";
 import { screenRules } from "../src/services/screening/rules.ts";
 import { cpuMs } from "./lib/cpu.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke } from "./lib/smoke.ts";
 
 /** Repetitions per measurement (smoke: one, `npm run bench:text -- --smoke`). */
@@ -90,3 +92,7 @@ for (const [name, t] of rows) {
     `${name.padEnd(width)}  ${t.best.toFixed(1).padStart(7)}  ${t.median.toFixed(1).padStart(9)}`,
   );
 }
+writeResult("text", {
+  settings: { few: FEW, more: MORE },
+  operations: rows.map(([operation, t]) => ({ operation, bestMs: t.best, medianMs: t.median })),
+});

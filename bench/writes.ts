@@ -34,6 +34,8 @@
  *                        that an event-loop stall on a loaded machine does not turn Redis
  *                        draws into in-process ones; a failover still fails the run.
  *   BENCH_ADMIN_URL      where to create/drop quire_bench_<random> (default postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * The table goes to bench/results/writes.json and .md (bench/lib/results.ts).
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import { inspect } from "node:util";
@@ -51,6 +53,7 @@ import { makeAgent, makeOwner, paperInput } from "../src/testing/factories.ts";
 import { deletePrefix, uniquePrefix } from "../src/testing/redis.ts";
 import { withBenchDatabase } from "./lib/database.ts";
 import { RAISED_QUOTA as QUOTA, RAISED, raisedLine, raisedMemoryLimits } from "./lib/limits.ts";
+import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "./lib/smoke.ts";
 import type { ClientJob, ClientResult } from "./writes-client.ts";
 
@@ -451,6 +454,37 @@ async function main(): Promise<number> {
   }
   log("");
   for (const line of table(rows)) log(line);
+  writeResult("writes", {
+    settings: {
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      connections: CONNECTIONS,
+      papers: PAPERS,
+      rounds: ROUNDS,
+      engines: ENGINES,
+      limiters: LIMITERS,
+      redisTimeoutMs: REDIS_TIMEOUT_MS,
+    },
+    rows: rows.map((r) => {
+      const off = rows.find((o) => o.engine === r.engine && o.limiter === "off");
+      return {
+        engine: ENGINE_NAMES[r.engine],
+        limiter: LIMITER_NAMES[r.limiter],
+        commentsPerSecond: r.rps,
+        p50Ms: r.p50,
+        p99Ms: r.p99,
+        vsOff: off && r !== off ? r.rps / off.rps : null,
+        roundsMinPerSecond: Math.min(...r.roundRps),
+        roundsMaxPerSecond: Math.max(...r.roundRps),
+        requests: r.requests,
+        ok: r.ok,
+        errors: r.errors,
+        stored: r.stored,
+        counted: r.counted,
+        notes: r.notes.join("; "),
+      };
+    }),
+  });
   const failed = rows.filter(
     (r) => r.errors > 0 || r.stored !== r.ok || r.counted === "NO" || r.requests === 0,
   );

@@ -18,13 +18,14 @@
  * one, as the site shows them. Spanish queries run twice in the same process: with the
  * translator the runtime found (Apertium) and without one, so the lift is measured, not
  * assumed. Rate limits: the in-process store with every quota raised (printed); each query
- * still draws.
+ * still draws. The table goes to bench/results/arxiv.json and .md (bench/lib/results.ts).
  */
 import { readFileSync } from "node:fs";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../bench/lib/bulk-load.ts";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
+import { writeResult } from "../bench/lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
           target: null,
         },
       ];
-      const rows = await evaluate(rt, config.BASE_URL, runs);
+      const { table: rows, figures } = await evaluate(rt, config.BASE_URL, runs);
       process.stdout.write(
         [
           "",
@@ -236,6 +237,15 @@ async function main(): Promise<void> {
           "",
         ].join("\n"),
       );
+      writeResult("arxiv", {
+        settings: {
+          engine: rt.database.kind,
+          abstracts: corpus.length,
+          translator: translator ? "Apertium en-es" : "none",
+          halves: "dev = the set's odd lines, test = its even lines (eval/sets/README.md)",
+        },
+        sets: figures,
+      });
     } finally {
       await rt.close();
     }
@@ -263,8 +273,13 @@ async function withServer<T>(
   }
 }
 
-async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<string[]> {
+async function evaluate(
+  rt: Runtime,
+  baseUrl: string,
+  runs: Run[],
+): Promise<{ table: string[]; figures: Record<string, string | number | boolean | null>[] }> {
   const table: string[] = [];
+  const figures: Record<string, string | number | boolean | null>[] = [];
   for (const run of runs) {
     // The app copies its services when it is built: one app per translator setting.
     const services = {
@@ -305,11 +320,24 @@ async function evaluate(rt: Runtime, baseUrl: string, runs: Run[]): Promise<stri
       table.push(
         `| ${run.name} | ${n} | ${run.metric} | ${value.toFixed(3)} | ${halfFigures} | ${target} | ${at(50).toFixed(0)} / ${at(95).toFixed(0)} ms |`,
       );
+      figures.push({
+        set: run.name,
+        queries: n,
+        metric: run.metric,
+        value,
+        dev: run.allDev ? value : halves[0]! / Math.ceil(n / 2),
+        test: run.allDev ? null : halves[1]! / Math.floor(n / 2) || 0,
+        target: run.target,
+        met: run.target === null ? null : value >= run.target,
+        notInTop10: misses.length,
+        p50Ms: at(50),
+        p95Ms: at(95),
+      });
       log(`${run.name}: ${run.metric} ${value.toFixed(4)}; not in the top 10: ${misses.length}`);
       for (const miss of misses) log(`  miss: ${miss}`);
     });
   }
-  return table;
+  return { table, figures };
 }
 
 await main();

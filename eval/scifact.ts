@@ -28,6 +28,9 @@
  * below the route). Chunk hits are aggregated to papers by their best chunk. Abstracts over
  * the screener's 5,000-character limit are split into abstract and body, as an author would;
  * records the screener still rejects are never in the index and count as misses.
+ *
+ * Figures go to bench/results/scifact.json and .md (bench/lib/results.ts); `--tune` and
+ * `--calibrate` write scifact-tune (or scifact-tune-dense) and scifact-calibrate.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +38,13 @@ import { fileURLToPath } from "node:url";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
+import { writeResult } from "../bench/lib/results.ts";
+import {
+  type Channel,
+  rankChunks,
+  type SearchMode,
+  searchChunks,
+} from "../bench/lib/search-internals.ts";
 import { figure, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -43,12 +53,6 @@ import { openRuntime, type Runtime } from "../src/runtime.ts";
 import { importPapers } from "../src/services/papers/import.ts";
 import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
-import {
-  type Channel,
-  rankChunks,
-  type SearchMode,
-  searchChunks,
-} from "../src/services/search/search.ts";
 import { DEFAULT_SEARCH_SETTINGS, type SearchSettings } from "../src/services/search/settings.ts";
 import { drainEmbeddingQueue } from "../src/services/search/worker.ts";
 import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
@@ -170,6 +174,16 @@ interface ChannelRun {
   channels?: Channel[];
 }
 
+/** Published figures on SciFact test, printed beside this run's (not measured here). */
+const BASELINES: { system: string; "nDCG@10": number; "recall@100": number | null }[] = [
+  { system: "BM25, BEIR paper", "nDCG@10": 0.665, "recall@100": null },
+  { system: "all-MiniLM-L6-v2 (neural)", "nDCG@10": 0.645, "recall@100": null },
+  { system: "`ts_rank` over an OR query", "nDCG@10": 0.604, "recall@100": null },
+  { system: "BM25 in SQL over documents (issue)", "nDCG@10": 0.691, "recall@100": null },
+  { system: "BM25 + sparse over documents (issue)", "nDCG@10": 0.705, "recall@100": 0.94 },
+  { system: "bge-small-en-v1.5 (neural)", "nDCG@10": 0.713, "recall@100": null },
+];
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -270,6 +284,7 @@ async function evaluate(
     });
   }
   const table: string[] = [];
+  const channels: Record<string, unknown>[] = [];
   try {
     for (const run of runs) {
       let ndcg = 0;
@@ -317,11 +332,32 @@ async function evaluate(
       log(
         `${run.name}: nDCG@10 ${(ndcg / n).toFixed(4)} (service, deep list: ${(ndcgDeep / n).toFixed(4)}), recall@100 ${(recall / n).toFixed(4)}`,
       );
+      channels.push({
+        channel: run.name,
+        "nDCG@10": ndcg / n,
+        "nDCG@10 (service, deep list)": ndcgDeep / n,
+        "recall@100": recall / n,
+        top10Via: run.via,
+        p50Ms: percentile(ms, 50),
+        p95Ms: percentile(ms, 95),
+      });
     }
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   const missed = imported.missed.length;
+  writeResult("scifact", {
+    settings: {
+      engine: rt.database.kind,
+      split: "test",
+      queries: evalQueries.length,
+      indexed: imported.corpusIdOf.size,
+      rejectedByScreener: missed,
+      embedder: rt.services.embedder?.model ?? "none",
+    },
+    channels,
+    publishedBaselines: BASELINES,
+  });
   process.stdout.write(
     [
       "",
@@ -331,12 +367,7 @@ async function evaluate(
       "|---|---|---|---|---|",
       ...table,
       "| *baselines (issue 4 and BEIR/MTEB)* | | | | |",
-      "| BM25, BEIR paper | 0.665 | | | |",
-      "| all-MiniLM-L6-v2 (neural) | 0.645 | | | |",
-      "| `ts_rank` over an OR query | 0.604 | | | |",
-      "| BM25 in SQL over documents (issue) | 0.691 | | | |",
-      "| BM25 + sparse over documents (issue) | 0.705 | 0.94 | | |",
-      "| bge-small-en-v1.5 (neural) | 0.713 | | | |",
+      ...BASELINES.map((b) => `| ${b.system} | ${b["nDCG@10"]} | ${b["recall@100"] ?? ""} | | |`),
       "",
       "Latency is wall time per query in this process, on a shared machine: indicative only.",
       "",
@@ -369,6 +400,7 @@ async function tune(
   process.stdout.write(
     "| k1 | b | candidates | sparse weight | nDCG@10 (train) | recall@100 |\n|---|---|---|---|---|---|\n",
   );
+  const grid: Record<string, number | undefined>[] = [];
   for (const settings of runs) {
     const ndcg = new Map<number, number>();
     const recall = new Map<number, number>();
@@ -399,9 +431,22 @@ async function tune(
       process.stdout.write(
         `| ${settings.k1} | ${settings.b} | ${settings.candidates} | ${w} | ${(ndcg.get(w)! / n).toFixed(4)} | ${(recall.get(w)! / n).toFixed(3)} |\n`,
       );
+      grid.push({
+        k1: settings.k1,
+        b: settings.b,
+        candidates: settings.candidates,
+        sparseWeight: w,
+        "nDCG@10 (train)": ndcg.get(w)! / n,
+        "recall@100 (train)": recall.get(w)! / n,
+      });
     }
   }
   process.stdout.write(`\ncurrent defaults: ${JSON.stringify(DEFAULT_SEARCH_SETTINGS)}\n`);
+  writeResult("scifact-tune", {
+    settings: { engine: rt.database.kind, split: "train", queries: evalQueries.length },
+    defaults: DEFAULT_SEARCH_SETTINGS,
+    grid,
+  });
 }
 
 /**
@@ -454,6 +499,19 @@ async function tuneDenseWeight(
       `| ${w} | ${figure(`weight ${w} nDCG@10`, ndcg.get(w)! / n).toFixed(4)} | ${(recall.get(w)! / n).toFixed(3)} |\n`,
     );
   }
+  writeResult("scifact-tune-dense", {
+    settings: {
+      engine: rt.database.kind,
+      split: "train",
+      queries: n,
+      embedder: rt.services.embedder?.model ?? "none",
+    },
+    weights: weights.map((w) => ({
+      denseWeight: w,
+      "nDCG@10 (train)": ndcg.get(w)! / n,
+      "recall@100 (train)": recall.get(w)! / n,
+    })),
+  });
 }
 
 async function chunkPapers(rt: Runtime): Promise<Map<number, string>> {
@@ -529,6 +587,7 @@ async function calibrate(
   corpusIdOf: Map<string, string>,
 ): Promise<void> {
   const paperOfChunk = await chunkPapers(rt);
+  const fits: Record<string, string | number>[] = [];
   for (const mode of ["lexical", "hybrid"] as const) {
     const points: [number, number][] = [];
     for (const q of evalQueries) {
@@ -545,7 +604,12 @@ async function calibrate(
     process.stdout.write(
       `${mode}: a=${a.toFixed(4)} c=${c.toFixed(4)} over ${points.length} top-10 chunks (${positives} relevant)\n`,
     );
+    fits.push({ mode, a, c, top10Chunks: points.length, relevant: positives });
   }
+  writeResult("scifact-calibrate", {
+    settings: { engine: rt.database.kind, split: "train", queries: evalQueries.length },
+    fits,
+  });
 }
 
 await main();

@@ -19,7 +19,7 @@ interface Step {
 }
 
 const STEPS: Step[] = [
-  { tier: "lint (biome, import walls)", command: ["npm", "run", "lint"] },
+  { tier: "lint (biome, import walls, knip)", command: ["npm", "run", "lint"] },
   { tier: "typecheck", command: ["npm", "run", "typecheck"] },
   { tier: "OpenAPI drift", command: ["npm", "run", "openapi:check"] },
   { tier: "OpenAPI lint", command: ["npm", "run", "openapi:lint"] },

@@ -2,7 +2,7 @@
 import { type Logger, pino } from "pino";
 
 /** Paths that may carry secrets in any log object; pino replaces their values. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "authorization",
   "cookie",
   "password",

@@ -2,7 +2,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** What a database pool can say about itself; PGlite has one connection and no queue to show. */
-export interface PoolStats {
+interface PoolStats {
   max: number;
   total: number;
   idle?: number;
@@ -10,7 +10,7 @@ export interface PoolStats {
 }
 
 /** The embedding queue at scrape time. */
-export interface QueueStats {
+interface QueueStats {
   depth: number;
   /** Entries whose last attempt failed and that wait for a retry. */
   retrying: number;

@@ -74,7 +74,7 @@ export interface RuntimeOptions {
 }
 
 /** The dense embedding backend from configuration, or none when EMBEDDINGS_URL is unset. */
-export function embedderFromConfig(config: Config): Embedder | undefined {
+function embedderFromConfig(config: Config): Embedder | undefined {
   if (!config.EMBEDDINGS_URL || !config.EMBEDDINGS_MODEL) return undefined;
   return createHttpEmbedder({
     url: config.EMBEDDINGS_URL,
@@ -84,7 +84,7 @@ export function embedderFromConfig(config: Config): Embedder | undefined {
 }
 
 /** The LLM screener from configuration, or none when SCREENER_URL is unset. */
-export function screenerFromConfig(config: Config): LlmScreener | undefined {
+function screenerFromConfig(config: Config): LlmScreener | undefined {
   if (!config.SCREENER_URL || !config.SCREENER_MODEL) return undefined;
   return createHttpLlmScreener({
     url: config.SCREENER_URL,

@@ -34,7 +34,7 @@ export interface RunningServer {
  * long enough for the first requests of a start to be answered before the main thread is
  * blocked by it.
  */
-export const TRANSLATOR_WARM_DELAY_MS = 1500;
+const TRANSLATOR_WARM_DELAY_MS = 1500;
 
 /**
  * Opens the database (migrating it when it lacks a bundled migration) and listens on PORT;
@@ -176,7 +176,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
  * slowly or never finishes gets 408 and its connection closed. Node checks them every
  * `connectionsCheckingInterval`, so that is kept well under the headers deadline.
  */
-export interface ArrivalDeadlines {
+interface ArrivalDeadlines {
   headersTimeout: number;
   requestTimeout: number;
 }

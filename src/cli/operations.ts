@@ -100,7 +100,7 @@ export async function migrateCommand(config: Config, args: string[], io: Command
 }
 
 /** The verification table, one line per table, then the totals. */
-export function formatReport(report: MigrateReport): string {
+function formatReport(report: MigrateReport): string {
   const header = ["table", "source rows", "target rows", "source checksum", "target checksum", ""];
   const rows = report.tables.map((t) => [
     t.table,

@@ -11,7 +11,7 @@ import * as schema from "./schema/index.ts";
 import { rowsOf } from "./sql.ts";
 import { copyTemplate, freshTemplate } from "./template.ts";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** The Drizzle database both engines satisfy; services only ever see this type. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
@@ -56,7 +56,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface ListenHandlers {
+interface ListenHandlers {
   notify(payload: string): void;
   lost?(): void;
   ready?(): void;
@@ -192,7 +192,7 @@ function copyTemplateFor(options: OpenOptions): void {
  * recorded it. PostgreSQL's autovacuum does this on its own; PGlite has none. A warm start
  * of an unchanged archive analyzes nothing. Returns the tables analyzed.
  */
-export async function analyzeDrifted(db: Db): Promise<string[]> {
+async function analyzeDrifted(db: Db): Promise<string[]> {
   const drifted = await rowsOf<{ name: string }>(
     db,
     sql`select quote_ident(c.relname) as name

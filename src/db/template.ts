@@ -21,7 +21,7 @@ import { fromRoot } from "../paths.ts";
 import { migrationsFingerprint } from "./migrations-state.ts";
 
 /** Where `npm ci` leaves the template (dist/ belongs to the checkout, like the bundle). */
-export const TEMPLATE_DIR = fromRoot("dist/pgdata");
+const TEMPLATE_DIR = fromRoot("dist/pgdata");
 
 /** Templates of any key, and the single-file ones of earlier builds. */
 const OLD = /^pgdata-[0-9a-f]{64}(\.tar)?$/;

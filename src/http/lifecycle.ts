@@ -1,7 +1,7 @@
 /** @module A server's life as the app sees it: serving or draining, and requests in flight. */
 
 /** Work a server does after it listens (search index, sample papers): where it stands. */
-export type StartupState = "starting" | "ok" | "failing";
+type StartupState = "starting" | "ok" | "failing";
 
 export interface Lifecycle {
   /** True once shutdown began: /readyz answers 503 and responses close their connection. */

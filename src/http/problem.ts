@@ -54,7 +54,7 @@ export function statusOfDomainError(error: DomainError): ContentfulStatusCode {
   return STATUS_BY_CODE[error.code];
 }
 
-export function problemTypeUri(baseUrl: string, status: number): string {
+function problemTypeUri(baseUrl: string, status: number): string {
   return `${baseUrl}/docs/problems#${TITLES[status]?.[0] ?? "error"}`;
 }
 

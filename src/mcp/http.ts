@@ -10,7 +10,7 @@ import { domainErrorOf, RateLimited, Unauthorized, Unavailable } from "../servic
 import { AGENT_SCOPE, requestOrigin } from "../services/oauth/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 /**
  * The MCP server and the SDK's transport, loaded by the first request to /mcp: a start
@@ -27,7 +27,7 @@ const loadMcp = once(() =>
 const RPC = { parse: -32700, invalidRequest: -32600, internal: -32603, server: -32000 } as const;
 
 /** A JSON-RPC error response with no id (it answers the HTTP request, not a message). */
-export function rpcError(
+function rpcError(
   status: number,
   code: number,
   message: string,

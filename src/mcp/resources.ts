@@ -92,7 +92,7 @@ export function registerResources(server: McpServer, rc: McpRequest) {
   );
 }
 
-export const REVIEW_PROMPT_TEXT = (paperId: string) =>
+const REVIEW_PROMPT_TEXT = (paperId: string) =>
   [
     `Write an advisory review of Quire paper ${paperId}, grounded in its text.`,
     "",

@@ -28,7 +28,7 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export interface ServiceSettings {
+interface ServiceSettings {
   baseUrl: string;
   chunkMaxChars: number;
   keyPrefix: string;

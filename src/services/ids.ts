@@ -64,7 +64,7 @@ export function prefixedIdPattern(...prefixes: IdPrefix[]): RegExp {
 export const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
 
 /** `2611.00042` or `2611.00042v2`. Versions start at 1. */
-export const PAPER_REF_PATTERN = new RegExp(
+const PAPER_REF_PATTERN = new RegExp(
   `^(${PAPER_ID_PATTERN.source.slice(1, -1)})(?:v([1-9]\\d{0,5}))?$`,
 );
 

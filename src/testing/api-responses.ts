@@ -147,7 +147,7 @@ export interface Comparison {
  * arithmetic in the last bit or two (~1e-16 relative), pgvector's `float4` cosine
  * distances from the 7th significant digit. Scores differ by that much, nothing else does.
  */
-export const SCORE_TOLERANCE = 1e-6;
+const SCORE_TOLERANCE = 1e-6;
 
 /**
  * Search settings for comparing two databases. HNSW search is approximate and each

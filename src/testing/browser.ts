@@ -27,8 +27,8 @@ import { type ServedQuire, serveQuire } from "./serve.ts";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "./smtp-sink.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const CHROMIUM = "/usr/bin/chromium";
-export const SCREENSHOTS = join(ROOT, "artifacts", "screenshots");
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOTS = join(ROOT, "artifacts", "screenshots");
 
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
@@ -136,7 +136,7 @@ async function transferredBytes(request: Request): Promise<number> {
  * Records (and dismisses) every dialog the page opens. The site has no dialogs of its own,
  * so any entry means a script of someone else's ran: an XSS.
  */
-export function watchDialogs(page: Page): string[] {
+function watchDialogs(page: Page): string[] {
   const seen: string[] = [];
   page.on("dialog", (dialog) => {
     seen.push(`${dialog.type()}: ${dialog.message()}`);

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { freePort, listenOnLoopback } from "./scratch.ts";
 
-export interface FakeReason {
+interface FakeReason {
   code: string;
   message: string;
   /** The Spanish wording the prompt asks for; left out to play a model that omits it. */
@@ -31,7 +31,7 @@ export type ChatBehaviour =
       after?: ChatBehaviour;
     };
 
-export interface ChatRequest {
+interface ChatRequest {
   path: string;
   authorization: string | undefined;
   body: {

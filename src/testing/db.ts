@@ -91,7 +91,7 @@ export const RELAXED_LIMITS: BucketOverrides = Object.fromEntries(
  * `createTestApp`. Tests about limits opt in to the contract's exact quotas by passing
  * `rateLimits: createMemoryRateLimits()` (or a Redis store) in the overrides.
  */
-export function relaxedRateLimits(): RateLimits {
+function relaxedRateLimits(): RateLimits {
   return createMemoryRateLimits({ overrides: RELAXED_LIMITS });
 }
 

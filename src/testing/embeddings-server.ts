@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { listenOnLoopback } from "./scratch.ts";
 
-export type Behaviour =
+type Behaviour =
   | { kind: "ok" }
   /** Answer after `ms` milliseconds (longer than the client's timeout: a slow backend). */
   | { kind: "slow"; ms: number }

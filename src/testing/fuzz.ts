@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { OAI_VERBS } from "../services/feeds/oai.ts";
 
 /** One request the fuzzer sends; `path` is sent as is (already percent-encoded or not). */
-export interface FuzzRequest {
+interface FuzzRequest {
   family: string;
   method: string;
   path: string;
@@ -509,7 +509,7 @@ function headerSafe(s: string): string {
 }
 
 /** The requests of a run: deterministic for a seed. */
-export function generateRequests(t: FuzzTarget, seed: number, count: number): FuzzRequest[] {
+function generateRequests(t: FuzzTarget, seed: number, count: number): FuzzRequest[] {
   const arb = fc.oneof(
     { weight: 4, arbitrary: operationArb(t) },
     { weight: 3, arbitrary: mcpArb(t) },

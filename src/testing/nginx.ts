@@ -38,7 +38,7 @@ export function nginxBinary(): string {
   }
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   /** Port nginx listens on, on 127.0.0.1. */
   listenPort: number;
   /** The instances' ports on 127.0.0.1, one upstream `server` each. */
@@ -52,7 +52,7 @@ export interface RenderOptions {
  * replaced, and nothing else: every other directive is the file's own. Throws if the file no
  * longer has the shape this relies on (so the test cannot silently test something else).
  */
-export function renderSite(source: string, options: RenderOptions): string {
+function renderSite(source: string, options: RenderOptions): string {
   const replaceOnce = (text: string, pattern: RegExp, by: (match: string) => string) => {
     const matches = text.match(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`));
     if (!matches || matches.length === 0) {

@@ -3,7 +3,7 @@
  * tests check what a scraper would accept, and read samples by name and labels.
  */
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

@@ -19,7 +19,7 @@ export interface ObserveDeps {
 }
 
 /** The label of every request no registered route matched (404s, most 405s). */
-export const UNMATCHED_ROUTE = "unmatched";
+const UNMATCHED_ROUTE = "unmatched";
 
 /** Probes answered 2xx are logged at debug: an orchestrator polls them every few seconds. */
 const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
@@ -31,7 +31,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * labels must stay a small fixed set whatever clients send. Middleware patterns (with `*`)
  * are skipped, so a 429 or 413 from middleware still names the route it was meant for.
  */
-export function routePattern(c: Context): string {
+function routePattern(c: Context): string {
   const routes = matchedRoutes(c);
   for (let i = routes.length - 1; i >= 0; i--) {
     const path = routes[i]?.path;

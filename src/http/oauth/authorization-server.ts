@@ -13,7 +13,7 @@ import { publicCors } from "../middleware/cors.ts";
 import { problem } from "../problem.ts";
 import { temporarilyUnavailable } from "./unavailable.ts";
 
-export const AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server";
+const AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server";
 
 const ENDPOINTS = ["/authorize", "/token", "/register", "/revoke"] as const;
 
@@ -22,7 +22,7 @@ const ENDPOINTS = ["/authorize", "/token", "/register", "/revoke"] as const;
  * host for development and tests, as the SDK checks; on any other http origin Quire runs no
  * authorization server and `/mcp` takes agent keys only.
  */
-export function issuerOf(baseUrl: string): URL | null {
+function issuerOf(baseUrl: string): URL | null {
   const url = new URL(new URL(baseUrl).origin);
   const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1";
   return url.protocol === "https:" || loopback ? url : null;

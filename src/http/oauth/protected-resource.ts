@@ -5,7 +5,7 @@ import { requestOrigin } from "../../services/oauth/index.ts";
 import type { AppEnv } from "../env.ts";
 import { publicCors } from "../middleware/cors.ts";
 
-export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 
 /** The protected resource: the one URL OAuth access tokens are issued for (RFC 8707). */
 export function mcpResource(baseUrl: string): string {
@@ -13,7 +13,7 @@ export function mcpResource(baseUrl: string): string {
 }
 
 /** Where a client finds the metadata of `/mcp`: the path-suffixed form of RFC 9728 §3.1. */
-export function resourceMetadataUrl(baseUrl: string): string {
+function resourceMetadataUrl(baseUrl: string): string {
   return `${new URL(baseUrl).origin}${PROTECTED_RESOURCE_PATH}/mcp`;
 }
 
@@ -25,7 +25,7 @@ export function resourceMetadataUrl(baseUrl: string): string {
  * empty when Quire runs no authorization server (see `issuerOf`); the member is then left
  * out, as RFC 9728 allows.
  */
-export function protectedResourceMetadata(baseUrl: string, authorizationServers: string[]) {
+function protectedResourceMetadata(baseUrl: string, authorizationServers: string[]) {
   const origin = new URL(baseUrl).origin;
   return {
     resource: mcpResource(baseUrl),

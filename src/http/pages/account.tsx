@@ -63,7 +63,7 @@ function NewPasswordField(props: { p: Page; errors: FieldErrors; label: string }
 }
 
 /** Where to go after signing in: a language-free site path, never another host. */
-export function safeNext(value: string | undefined): string {
+function safeNext(value: string | undefined): string {
   if (!value || !/^\/[A-Za-z0-9/_.-]*$/.test(value) || value.startsWith("//")) return "/agents";
   return value;
 }

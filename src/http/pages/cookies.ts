@@ -20,7 +20,7 @@ export const COOKIES = {
 
 export type CookieName = (typeof COOKIES)[keyof typeof COOKIES];
 
-export function isSecure(c: Context<AppEnv>): boolean {
+function isSecure(c: Context<AppEnv>): boolean {
   return c.get("baseUrl").startsWith("https://");
 }
 

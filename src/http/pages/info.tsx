@@ -26,7 +26,7 @@ function Contact({ p }: { p: Page }) {
 }
 
 /** Renders one catalog string with its inline marks (text is escaped by JSX, never parsed as HTML). */
-export function Inline({ p, text }: { p: Page; text: string }) {
+function Inline({ p, text }: { p: Page; text: string }) {
   const out: Child[] = [];
   let last = 0;
   for (const m of text.matchAll(INLINE)) {

@@ -5,7 +5,7 @@ import { CSRF_FIELD } from "./csrf.ts";
 import { CATALOGS, type Lang, localePath } from "./i18n/index.ts";
 import type { Page } from "./page.ts";
 
-export interface LayoutProps {
+interface LayoutProps {
   p: Page;
   title: string;
   /** Extra `<head>` content (canonical link, meta tags, JSON-LD), after the stylesheet. */
@@ -18,7 +18,7 @@ export interface LayoutProps {
   children?: Child;
 }
 
-export function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
+function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
   const { t, lang, session } = p;
   const other: Lang = lang === "en" ? "es" : "en";
   const base = p.c.get("baseUrl");

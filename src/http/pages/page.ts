@@ -269,7 +269,7 @@ export function registerPage(
  * Maps what a handler threw to an error page; the one place pages do this. A database that
  * cannot answer is a 503 with Retry-After, like the API's.
  */
-export async function errorResponse(p: Page, error: unknown): Promise<Response> {
+async function errorResponse(p: Page, error: unknown): Promise<Response> {
   const domain = domainErrorOf(error);
   if (domain) {
     if (domain instanceof Unavailable) p.ctx.logger.warn({ err: error }, "page unavailable");

@@ -205,7 +205,7 @@ function Change({ p, part }: { p: Page; part: DiffPart }) {
 }
 
 /** Long unchanged stretches keep a few lines at each end; the middle becomes a count. */
-export function foldUnchanged(parts: DiffPart[]): (DiffPart | { skipped: number })[] {
+function foldUnchanged(parts: DiffPart[]): (DiffPart | { skipped: number })[] {
   const out: (DiffPart | { skipped: number })[] = [];
   parts.forEach((part, i) => {
     if (part.op !== "same") {

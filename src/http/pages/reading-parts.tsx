@@ -10,7 +10,7 @@ export function formatCount(p: Page, n: number): string {
 }
 
 /** A mean score with two decimals at most ("3.25" / "3,25"). */
-export function formatMean(p: Page, n: number): string {
+function formatMean(p: Page, n: number): string {
   return new Intl.NumberFormat(p.t.meta.dateLocale, { maximumFractionDigits: 2 }).format(n);
 }
 
@@ -35,7 +35,7 @@ export function VerificationBadge({
 }
 
 /** Link to the home page filtered by a keyword. */
-export function keywordHref(p: Page, keyword: string): string {
+function keywordHref(p: Page, keyword: string): string {
   return `${p.href("/")}?keyword=${encodeURIComponent(keyword)}`;
 }
 
@@ -53,7 +53,7 @@ export function KeywordList({ p, keywords }: { p: Page; keywords: string[] }) {
 }
 
 /** Comment and review counts, spelled out (no bare numbers or icons). */
-export function Counts({ p, counts }: { p: Page; counts: PaperListItem["counts"] }) {
+function Counts({ p, counts }: { p: Page; counts: PaperListItem["counts"] }) {
   const c = p.t.reading.card;
   return (
     <ul class="counts">

@@ -7,7 +7,7 @@ import { CsrfField, ErrorSummary } from "./layout.tsx";
 import type { Page } from "./page.ts";
 import { ReasonText, reasonWords, type ShownReason } from "./screening-reasons.tsx";
 
-export const PAPER_FIELDS = [
+const PAPER_FIELDS = [
   "title",
   "abstract",
   "body",
@@ -16,7 +16,7 @@ export const PAPER_FIELDS = [
   "keywords",
   "changelog",
 ] as const;
-export type PaperField = (typeof PAPER_FIELDS)[number];
+type PaperField = (typeof PAPER_FIELDS)[number];
 export type PaperValues = Record<PaperField, string>;
 
 const L = SUBMISSION_LIMITS;

@@ -205,7 +205,7 @@ function tooLargePage(p: Page): Promise<Response> {
   });
 }
 
-export const PAPER_FORM_OPTIONS: PageOptions = {
+const PAPER_FORM_OPTIONS: PageOptions = {
   maxFormBytes: PAPER_FORM_MAX_BYTES,
   tooLarge: tooLargePage,
 };

@@ -11,8 +11,8 @@ import { OPENAPI_PATH } from "../api/v1/index.ts";
 import type { AppEnv } from "../env.ts";
 import { PAGE_CSP } from "../pages/page.ts";
 
-export const SCALAR_ASSET_PATH = "/docs/assets/scalar-standalone.js";
-export const DOCS_INIT_PATH = "/docs/assets/init.js";
+const SCALAR_ASSET_PATH = "/docs/assets/scalar-standalone.js";
+const DOCS_INIT_PATH = "/docs/assets/init.js";
 
 /**
  * Scalar's options. `proxyUrl: ""` stops it sending "try it" requests through
@@ -37,7 +37,7 @@ const SCALAR_CONFIG = {
  * run time (`style-src 'unsafe-inline'`) and fetches the OpenAPI document (`connect-src
  * 'self'`). Scripts stay 'self' only, so the page runs nothing inline; fonts are the reader's own.
  */
-export const DOCS_CSP = `${PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}; connect-src 'self'`;
+const DOCS_CSP = `${PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}; connect-src 'self'`;
 
 const INIT_JS = Buffer.from(
   `Scalar.createApiReference("#app", ${JSON.stringify(SCALAR_CONFIG)});\n`,

@@ -4,7 +4,7 @@ import { etag } from "hono/etag";
 import { buildAtomFeed } from "../../services/feeds/index.ts";
 import type { AppEnv } from "../env.ts";
 
-export const FEED_CACHE_CONTROL = "public, max-age=300";
+const FEED_CACHE_CONTROL = "public, max-age=300";
 
 /**
  * Feed readers poll; five minutes of shared caching plus an ETag keeps that cheap while a

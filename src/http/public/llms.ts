@@ -75,7 +75,7 @@ function crossLingualLine(on: boolean): string {
 }
 
 /** llms.txt followed by the generated API reference. */
-export function llmsFullTxt(baseUrl: string, openapi: unknown, crossLingual = false): string {
+function llmsFullTxt(baseUrl: string, openapi: unknown, crossLingual = false): string {
   return `${llmsTxt(baseUrl, crossLingual)}
 ## Errors
 

@@ -6,7 +6,7 @@ import { limitBody } from "../body-limit.ts";
 import type { AppEnv } from "../env.ts";
 import { problem } from "../problem.ts";
 
-export const OAI_CACHE_CONTROL = "public, max-age=300";
+const OAI_CACHE_CONTROL = "public, max-age=300";
 /** OAI-PMH arguments are a handful of short values; a resumption token is under 1 KiB. */
 const MAX_FORM_BYTES = 16 * 1024;
 

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
 import { parsePaperRef, VersionNumberSchema } from "../../services/ids.ts";
-import { PAGE_SIZE, PageInputSchema } from "../../services/paging.ts";
+import { PAGE_SIZE } from "../../services/paging.ts";
 import {
   AI_LABEL,
   getPaper,
@@ -12,6 +12,7 @@ import {
   type PaperDetail,
   PaperDetailSchema,
   type PaperList,
+  PaperListQuerySchema,
   PaperListSchema,
   PaperRefSchema,
   type PaperSpans,
@@ -33,7 +34,7 @@ export const PaperRefInput = PaperRefSchema.describe(
   "Paper id `YYMM.NNNNN` (e.g. `2611.00042`), or `YYMM.NNNNNvN` for version N.",
 );
 
-export const GetPaperOutputSchema = PaperDetailSchema.extend({
+const GetPaperOutputSchema = PaperDetailSchema.extend({
   jsonld: z
     .record(z.string(), z.unknown())
     .optional()
@@ -46,23 +47,28 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
     {
       title: "List papers",
       description:
-        "Lists published papers, newest first: id, title, AI model, AI label, screening " +
-        "outcome, counts of versions/comments/reviews, current version and dates. Pages of " +
+        "Lists published papers, newest first (or `sort` `updated` or `discussed`): id, title, " +
+        "AI model, AI label, screening outcome, subjects (arXiv codes, the primary first), " +
+        "counts of versions/comments/reviews, current version and dates. Filters, all " +
+        "combinable: `subject` (a code such as `cs.CL`, an archive or a group such as `cs`, " +
+        "cross-lists included), `since`/`until` (first publication, RFC 3339 date or " +
+        "date-time, inclusive), `model` (the AI model) and `agent` (papers that agent " +
+        "commented on or reviewed). Pages of " +
         `${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); pass ` +
-        "`next_cursor` back as `cursor` for the next page (null " +
+        "`next_cursor` back as `cursor` with the same `sort` for the next page (null " +
         "on the last). To find papers about a topic use `search_papers` instead. Counts " +
         `against the ${describeLimits("read")} of the REST API.`,
-      inputSchema: PageInputSchema.shape,
+      inputSchema: PaperListQuerySchema.shape,
       outputSchema: PaperListSchema.shape,
       annotations: { title: "List papers", ...READ },
     },
-    async ({ limit, cursor }) =>
+    async (query) =>
       runTool(
         rc,
         "read",
-        { limit, cursor },
+        query,
         async () => {
-          return listPapers(rc.ctx, { limit, ...(cursor ? { cursor } : {}) });
+          return listPapers(rc.ctx, query);
         },
         renderList,
       ),
@@ -143,7 +149,7 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
 }
 
 /** `id` with `version` applied; both naming different versions is an input error. */
-export function withVersion(id: string, version: number | undefined): string {
+function withVersion(id: string, version: number | undefined): string {
   if (version === undefined) return id;
   const ref = parsePaperRef(id);
   if (!ref) return id; // getPaper answers for a malformed id.

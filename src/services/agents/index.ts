@@ -16,11 +16,10 @@ export type { KeyUsage } from "./key-usage.ts";
 export { hashKey, keyShapeProblem } from "./keys.ts";
 export { listOwnerAgents, type OwnerAgent } from "./list.ts";
 export { lockOwnedAgent } from "./owned.ts";
-export { agentNotFound, getPublicAgent, listPublicAgents } from "./public.ts";
+export { getPublicAgent, listPublicAgents } from "./public.ts";
 export { revokeAgentKey } from "./revoke-key.ts";
 export { rotateAgentKey } from "./rotate-key.ts";
 export {
-  AGENT_PUBLIC_STATUSES,
   type AgentIdentity,
   AgentIdentitySchema,
   AgentIdSchema,

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { Db } from "../../db/client.ts";
 import { agentKeys } from "../../db/schema/index.ts";
 
-export const KEY_USAGE_FLUSH_SECONDS = 30;
+const KEY_USAGE_FLUSH_SECONDS = 30;
 
 export interface KeyUsage {
   /** Notes a use; never touches the database. */

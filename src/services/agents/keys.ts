@@ -24,7 +24,7 @@ export function hashKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export function keyHint(key: string, prefix: string): string {
+function keyHint(key: string, prefix: string): string {
   const head = `${prefix}_sk_`;
   return `${head}${key.slice(head.length, head.length + 4)}…`;
 }

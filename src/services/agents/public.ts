@@ -49,7 +49,7 @@ function toPublicAgent(row: PublicRow): PublicAgent {
   };
 }
 
-export function agentNotFound(id: string): NotFound {
+function agentNotFound(id: string): NotFound {
   return new NotFound(`No agent has the id "${id}".`);
 }
 

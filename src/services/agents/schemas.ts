@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { text } from "../text.ts";
 
 /** An agent's public status: moderation's word on it (verification is `verified`, apart). */
-export const AGENT_PUBLIC_STATUSES = ["active", "suspended"] as const;
+const AGENT_PUBLIC_STATUSES = ["active", "suspended"] as const;
 
 /**
  * An agent id as an input (a path, a tool argument): line text. Its shape (`agt_…`) is the

@@ -38,7 +38,7 @@ export async function countAgentContributions(
   return { comments: c, reviews: r };
 }
 
-export interface ListAgentContributionsInput {
+interface ListAgentContributionsInput {
   agentId: string;
   limit?: number;
   /** A `next_cursor` of an earlier page of this agent's list. */

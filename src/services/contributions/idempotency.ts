@@ -36,7 +36,7 @@ export function idempotencyKeyProblem(raw: string): string | null {
 }
 
 /** The key without the quotes of its structured-field form, or a 400 naming the header. */
-export function normaliseIdempotencyKey(raw: string): string {
+function normaliseIdempotencyKey(raw: string): string {
   const problem = idempotencyKeyProblem(raw);
   if (problem) {
     throw new Invalid("The Idempotency-Key header is not valid.", [
@@ -59,7 +59,7 @@ export function agentIdempotency(
   return { agentId, key: normaliseIdempotencyKey(rawKey), requestHash: requestHash(parts) };
 }
 
-export function requestHash(parts: unknown): string {
+function requestHash(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts), "utf8").digest("hex");
 }
 

@@ -1,9 +1,5 @@
 /** @module The contributions domain's public surface: what the front ends call. */
-export {
-  countAgentContributions,
-  type ListAgentContributionsInput,
-  listAgentContributions,
-} from "./by-agent.ts";
+export { countAgentContributions, listAgentContributions } from "./by-agent.ts";
 export { createComment } from "./create-comment.ts";
 export { createHumanReview } from "./create-human-review.ts";
 export { createReview } from "./create-review.ts";
@@ -16,12 +12,9 @@ export { listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
   type AgentContribution,
-  type AgentContributionList,
   AgentContributionListSchema,
-  AgentContributionSchema,
   COMMENT_MAX_CHARS,
   type Comment,
-  CommentBodySchema,
   CommentInputSchema,
   type CommentList,
   CommentListSchema,
@@ -29,7 +22,6 @@ export {
   REVIEW_MAX_CHARS,
   REVIEW_SCALES,
   type Review,
-  ReviewBodySchema,
   ReviewInputSchema,
   type ReviewList,
   ReviewListSchema,

@@ -11,7 +11,7 @@ import type { ReviewList } from "./schemas.ts";
 import { resolveTarget } from "./target.ts";
 
 export const REVIEW_KINDS = ["human", "ai_advisory"] as const;
-export type ReviewKind = (typeof REVIEW_KINDS)[number];
+type ReviewKind = (typeof REVIEW_KINDS)[number];
 
 export interface ListReviewsInput {
   /** `{id}`: reviews of every version; `{id}vN`: only those of version N. */

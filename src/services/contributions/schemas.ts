@@ -28,8 +28,8 @@ function contributionBody(max: number, noun: string) {
     });
 }
 
-export const CommentBodySchema = contributionBody(COMMENT_MAX_CHARS, "Comment");
-export const ReviewBodySchema = contributionBody(REVIEW_MAX_CHARS, "Review");
+const CommentBodySchema = contributionBody(COMMENT_MAX_CHARS, "Comment");
+const ReviewBodySchema = contributionBody(REVIEW_MAX_CHARS, "Review");
 
 export const CommentInputSchema = z
   .strictObject({ body: CommentBodySchema })
@@ -58,7 +58,7 @@ export const REVIEW_SCALES = {
 const scale = (name: keyof typeof REVIEW_SCALES) =>
   score(REVIEW_SCALES[name]).openapi({ description: `1 to ${REVIEW_SCALES[name]}.` });
 
-export const ReviewScoresSchema = z
+const ReviewScoresSchema = z
   .object({
     soundness: scale("soundness"),
     presentation: scale("presentation"),
@@ -75,7 +75,7 @@ export const ReviewInputSchema = z
   })
   .openapi("ReviewInput");
 
-export const ContributionAuthorSchema = z
+const ContributionAuthorSchema = z
   .object({
     agent_id: z.string(),
     name: z.string(),
@@ -110,7 +110,7 @@ export const ReviewSchema = z
   })
   .openapi("Review");
 
-export const HumanReviewSchema = z
+const HumanReviewSchema = z
   .object({
     id: z.string(),
     paper_id: z.string(),
@@ -131,7 +131,7 @@ export const CommentListSchema = z
   .object({ comments: z.array(CommentSchema), next_cursor: NextCursorSchema })
   .openapi("CommentList", { description: "A page of comments, oldest first." });
 
-export const HumanReviewPageSchema = z
+const HumanReviewPageSchema = z
   .object({
     count: z.number().int().openapi({ description: "Human reviews in all (not just this page)." }),
     mean: ScoreMeansSchema,
@@ -142,7 +142,7 @@ export const HumanReviewPageSchema = z
     description: "Human reviews by signed-in owners; the only input to the human means.",
   });
 
-export const AiReviewPageSchema = z
+const AiReviewPageSchema = z
   .object({
     count: z.number().int().openapi({ description: "AI advisory reviews in all." }),
     mean: ScoreMeansSchema,
@@ -166,7 +166,7 @@ export const ReviewListSchema = z
 /** The current title of the paper a contribution is on (an agent's list names its papers). */
 const PaperTitleSchema = z.string().openapi({ description: "The paper's current title." });
 
-export const AgentContributionSchema = z
+const AgentContributionSchema = z
   .discriminatedUnion("kind", [
     CommentSchema.extend({ kind: z.literal("comment"), paper_title: PaperTitleSchema }),
     ReviewSchema.extend({ kind: z.literal("review"), paper_title: PaperTitleSchema }),
@@ -181,8 +181,6 @@ export const AgentContributionListSchema = z
     description: "A page of an agent's visible comments and reviews, newest first.",
   });
 
-export type CommentInput = z.infer<typeof CommentInputSchema>;
-export type ReviewInput = z.infer<typeof ReviewInputSchema>;
 export type Comment = z.infer<typeof CommentSchema>;
 export type Review = z.infer<typeof ReviewSchema>;
 export type HumanReview = z.infer<typeof HumanReviewSchema>;

@@ -4,16 +4,16 @@ import { AI_LABEL } from "../papers/index.ts";
 import { EXPORT_FILE_NAMES, type ExportKind, exportUrl } from "./export.ts";
 import { currentSnapshot, type DatasetSnapshot, snapshotDigest } from "./snapshot.ts";
 
-export const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.0";
+const CROISSANT_CONFORMS_TO = "http://mlcommons.org/croissant/1.0";
 export const CROISSANT_MEDIA_TYPE = `application/ld+json; profile="${CROISSANT_CONFORMS_TO}"`;
 /**
  * The dataset's structural version. For a live dataset the spec asks for a new version only
  * when the structure changes, not when records are added, so this moves with the export
  * format, while `dateModified` and the checksums move with the data.
  */
-export const DATASET_VERSION = "1.0.0";
+const DATASET_VERSION = "1.0.0";
 /** The Croissant encodingFormat of both exports (mlcroissant's name for JSON Lines). */
-export const JSONL_ENCODING_FORMAT = "application/jsonlines";
+const JSONL_ENCODING_FORMAT = "application/jsonlines";
 
 /** The standard Croissant 1.0 JSON-LD context (as in the spec's examples), plus `rai`. */
 export const CROISSANT_CONTEXT = {

@@ -16,7 +16,7 @@ export type ExportKind = "papers" | "chunks";
 export const EXPORT_FORMAT_VERSION = 1;
 
 /** Rows per query. Papers carry whole bodies, so their batches are smaller. */
-export const EXPORT_BATCH_ROWS: Record<ExportKind, number> = { papers: 100, chunks: 500 };
+const EXPORT_BATCH_ROWS: Record<ExportKind, number> = { papers: 100, chunks: 500 };
 
 export const EXPORT_FILE_NAMES: Record<ExportKind, string> = {
   papers: "papers.jsonl",
@@ -35,7 +35,7 @@ export function exportUrl(baseUrl: string, kind: ExportKind): string {
 }
 
 /** Where a paper lives in the API; the export's `url` column. */
-export function paperUrl(baseUrl: string, id: string): string {
+function paperUrl(baseUrl: string, id: string): string {
   return `${baseUrl}/api/v1/papers/${id}`;
 }
 

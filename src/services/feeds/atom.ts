@@ -8,7 +8,7 @@ import { type HarvestRecord, newestPapers } from "./harvest.ts";
 import { element, textElement, XML_DECLARATION } from "./xml.ts";
 
 export const ATOM_FEED_SIZE = 50;
-export const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
+const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
 
 export interface AtomFeedInput {
   /** Only papers whose current version has this keyword (case-insensitive, exact). */

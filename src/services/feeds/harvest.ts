@@ -10,7 +10,7 @@ import { isCurrentVersion } from "../papers/index.ts";
  * harvested earlier can be taken down downstream. Submitted and rejected papers were never
  * public and never appear.
  */
-export const HARVEST_STATUSES = [
+const HARVEST_STATUSES = [
   "published",
   "withdrawn",
   "removed",

@@ -18,15 +18,15 @@ import {
 } from "./resumption.ts";
 import { type Attributes, element, textElement, XML_DECLARATION } from "./xml.ts";
 
-export const OAI_PAGE_SIZE = 100;
+const OAI_PAGE_SIZE = 100;
 /** How long a resumption token stays good; long enough for a slow harvester between pages. */
-export const RESUMPTION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+const RESUMPTION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-export const OAI_NAMESPACE = "http://www.openarchives.org/OAI/2.0/";
-export const OAI_SCHEMA = "http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd";
-export const OAI_DC_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai_dc/";
-export const OAI_DC_SCHEMA = "http://www.openarchives.org/OAI/2.0/oai_dc.xsd";
-export const DC_NAMESPACE = "http://purl.org/dc/elements/1.1/";
+const OAI_NAMESPACE = "http://www.openarchives.org/OAI/2.0/";
+const OAI_SCHEMA = "http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd";
+const OAI_DC_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai_dc/";
+const OAI_DC_SCHEMA = "http://www.openarchives.org/OAI/2.0/oai_dc.xsd";
+const DC_NAMESPACE = "http://purl.org/dc/elements/1.1/";
 const XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance";
 
 export const OAI_VERBS = [
@@ -37,7 +37,7 @@ export const OAI_VERBS = [
   "ListRecords",
   "GetRecord",
 ] as const;
-export type OaiVerb = (typeof OAI_VERBS)[number];
+type OaiVerb = (typeof OAI_VERBS)[number];
 
 export type OaiErrorCode =
   | "badArgument"
@@ -49,7 +49,7 @@ export type OaiErrorCode =
   | "noMetadataFormats"
   | "noSetHierarchy";
 
-export interface OaiError {
+interface OaiError {
   code: OaiErrorCode;
   message: string;
 }
@@ -230,7 +230,7 @@ interface UtcBound {
 }
 
 /** Parses an OAI UTCdatetime at either granularity; null for syntax or calendar errors. */
-export function parseUtc(value: string): UtcBound | null {
+function parseUtc(value: string): UtcBound | null {
   const day = DAY_PATTERN.test(value);
   if (!day && !SECOND_PATTERN.test(value)) return null;
   const iso = day ? `${value}T00:00:00Z` : value;
@@ -437,7 +437,7 @@ function cannotDisseminate(prefix: string): OaiError {
   };
 }
 
-export function oaiIdentifier(host: string, paperId: string): string {
+function oaiIdentifier(host: string, paperId: string): string {
   return `oai:${host}:${paperId}`;
 }
 

@@ -4,9 +4,9 @@ import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
 import { CROSS_LINGUAL_HOWTO } from "../search/index.ts";
 
-export type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
+type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
 
-export interface Check {
+interface Check {
   status: CheckStatus;
   /** Whether a failure of this check makes the instance not ready (503). */
   critical: boolean;
@@ -33,7 +33,7 @@ export interface Readiness {
 }
 
 /** A check that has not answered by then counts as failing: a probe must answer promptly. */
-export const CHECK_TIMEOUT_MS = 2000;
+const CHECK_TIMEOUT_MS = 2000;
 
 /**
  * Runs the readiness checks, concurrently, each bounded by `timeoutMs`.

@@ -12,16 +12,16 @@ import { RETENTION_RULES, type RetentionRule } from "./policy.ts";
 /** The advisory-lock key of the prune (an arbitrary constant, per database): "qprn". */
 export const PRUNE_LOCK_KEY = 0x7170726e;
 
-export const PRUNE_BATCH_DEFAULT = 1_000;
+const PRUNE_BATCH_DEFAULT = 1_000;
 
-export const PruneInputSchema = z.object({
+const PruneInputSchema = z.object({
   /** Count the rows past retention, delete nothing (and take no lock). */
   dryRun: z.boolean().default(false),
   /** Rows per statement: small enough that no delete holds its locks for long. */
   batchSize: z.number().int().min(1).max(10_000).default(PRUNE_BATCH_DEFAULT),
 });
 
-export interface PruneProgress {
+interface PruneProgress {
   store: string;
   /** Rows removed (or, on a dry run, counted) in this store so far. */
   rows: number;

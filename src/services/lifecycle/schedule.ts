@@ -3,7 +3,7 @@ import { type ServiceContext, withCaller } from "../context.ts";
 import { type PruneReport, pruneStores } from "./prune.ts";
 
 /** The first run comes this long after start (or after one interval, if that is shorter). */
-export const FIRST_PRUNE_DELAY_MS = 60_000;
+const FIRST_PRUNE_DELAY_MS = 60_000;
 
 /** The timer functions the schedule uses; tests pass their own to run it step by step. */
 export interface PruneTimers {

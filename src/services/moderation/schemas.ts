@@ -35,7 +35,7 @@ export const AgentActionInputSchema = z.object({
 });
 export type AgentActionInput = z.input<typeof AgentActionInputSchema>;
 
-export const MODERATION_EVENT_TARGETS = ["paper", "agent", "owner", "comment", "review"] as const;
+const MODERATION_EVENT_TARGETS = ["paper", "agent", "owner", "comment", "review"] as const;
 export type ModerationTarget = (typeof MODERATION_EVENT_TARGETS)[number];
 
 export const ListEventsInputSchema = z.object({

@@ -17,14 +17,14 @@ import {
   type PaperActionResult,
 } from "./schemas.ts";
 
-export type PaperAction = "paper.remove" | "paper.approve" | "paper.reject" | "paper.clear_flag";
+type PaperAction = "paper.remove" | "paper.approve" | "paper.reject" | "paper.clear_flag";
 
 /**
  * Log actions meaning "a moderator has looked at this version's warnings": clearing a flag,
  * and approving a held paper (whose version always carries warnings). Either takes the
  * version out of the flagged queue; a new version with warnings is flagged afresh.
  */
-export const CLEARING_ACTIONS = ["paper.clear_flag", "paper.approve"] as const;
+const CLEARING_ACTIONS = ["paper.clear_flag", "paper.approve"] as const;
 
 /**
  * Where-condition on `moderation_events`: a moderator has cleared version `version` of

@@ -203,7 +203,7 @@ function fetchDocument(
  * the bounds of `OAUTH_INPUT_LIMITS`, as for registration), and no client secret or secret-based
  * authentication method (the draft forbids shared secrets; Quire's clients are all public).
  */
-export async function validateClientMetadata(clientId: string, text: string): Promise<OAuthClient> {
+async function validateClientMetadata(clientId: string, text: string): Promise<OAuthClient> {
   let document: unknown;
   try {
     document = JSON.parse(text);

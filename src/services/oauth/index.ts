@@ -1,11 +1,9 @@
 /** @module The OAuth domain's public surface: what the authorization server and pages call. */
 export { authenticateAccessToken } from "./authenticate.ts";
 export {
-  type AuthorizationParams,
   createAuthorizationRequest,
   decideAuthorization,
   getAuthorizationRequest,
-  type PendingAuthorization,
 } from "./authorize.ts";
 export {
   CLIENT_METADATA_LIMITS,
@@ -21,11 +19,9 @@ export {
 } from "./connections.ts";
 export { OAuthRefusal } from "./errors.ts";
 export { challengeForCode, exchangeCode, exchangeRefreshToken } from "./exchange.ts";
-export { mcpResourceOf, requestOrigin } from "./resource.ts";
+export { requestOrigin } from "./resource.ts";
 export {
   assertStorableAuthorization,
-  assertStorableClientMetadata,
   OAUTH_INPUT_LIMITS,
-  redirectUriProblem,
 } from "./schemas.ts";
 export { AGENT_SCOPE, isAccessToken, LIFETIMES } from "./secrets.ts";

@@ -37,7 +37,7 @@ export function requestOrigin(baseUrl: string, host: string | undefined): string
   return base.origin;
 }
 
-export function mcpResourceOf(ctx: ServiceContext): string {
+function mcpResourceOf(ctx: ServiceContext): string {
   return `${new URL(ctx.settings.baseUrl).origin}/mcp`;
 }
 

@@ -32,7 +32,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * (RFC 6749 §3.1.2) or user info, and at most `uriChars` long. Codes never travel over plain
  * http to another host, nor to a `file:`, `ftp:` or custom scheme.
  */
-export function redirectUriProblem(uri: string): string | null {
+function redirectUriProblem(uri: string): string | null {
   if (uri.length > OAUTH_INPUT_LIMITS.uriChars) {
     return `a redirect URI is over ${OAUTH_INPUT_LIMITS.uriChars} characters`;
   }

@@ -18,7 +18,7 @@ import {
   writeArchive,
 } from "./tar.ts";
 
-export const BACKUP_FORMAT = "quire-backup/1";
+const BACKUP_FORMAT = "quire-backup/1";
 const MANIFEST = "quire-backup.json";
 const PGDATA = "pgdata.tar.gz";
 /** Files of the data directory that belong to a process, not to the database. */
@@ -113,7 +113,7 @@ export async function writeBackup(
 }
 
 /** Reads and checks an archive: its format, and the data directory's length and SHA-256. */
-export async function readBackup(
+async function readBackup(
   file: string,
 ): Promise<{ manifest: BackupManifest; data: { offset: number; size: number } }> {
   if (!existsSync(file)) throw new BackupFailed(`no such file: ${file}`);
@@ -204,7 +204,7 @@ export async function restoreBackup(
 }
 
 /** Lines describing where `actual` differs from `expected`; empty when they agree. */
-export function compareTables(expected: TableChecksum[], actual: TableChecksum[]): string[] {
+function compareTables(expected: TableChecksum[], actual: TableChecksum[]): string[] {
   const problems: string[] = [];
   const byName = new Map(actual.map((t) => [t.table, t]));
   for (const e of expected) {

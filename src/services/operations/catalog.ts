@@ -4,9 +4,9 @@ import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/sql.ts";
 
 /** Quire's tables live in `public`; Drizzle's migration journal lives in `drizzle`. */
-export const SCHEMA = "public";
+const SCHEMA = "public";
 
-export interface ColumnInfo {
+interface ColumnInfo {
   name: string;
   /** `format_type` of the column: what a text value is cast back to. */
   type: string;

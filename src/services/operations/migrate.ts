@@ -38,7 +38,7 @@ export interface MigrateContext {
   onEvent?: (event: MigrateEvent) => void;
 }
 
-export interface VerifiedTable {
+interface VerifiedTable {
   table: string;
   source: TableChecksum;
   target: TableChecksum;

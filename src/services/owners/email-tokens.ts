@@ -7,7 +7,7 @@ import { hashToken, isTokenShaped, newToken } from "./tokens.ts";
 export type EmailTokenPurpose = "verify_email" | "reset_password";
 
 /** Verification links last 48 hours; reset links one hour. */
-export const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
+const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
   verify_email: 48 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
 };

@@ -5,7 +5,7 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { HandleSchema } from "./create.ts";
 
-export function ownerNotFound(handle: string): NotFound {
+function ownerNotFound(handle: string): NotFound {
   return new NotFound(`No owner has the handle "${handle}".`);
 }
 

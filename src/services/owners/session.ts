@@ -15,7 +15,7 @@ export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
  */
 export const SESSIONS_PER_OWNER = 20;
 
-export interface SessionOwner {
+interface SessionOwner {
   id: string;
   handle: string;
   email: string;

@@ -9,7 +9,7 @@ import { createSession, type OwnerSession } from "./session.ts";
 import { throttleKeys } from "./throttle.ts";
 
 /** The one message for a wrong email, a wrong password, or an account without a password. */
-export const SIGN_IN_FAILED = "The email or the password is wrong.";
+const SIGN_IN_FAILED = "The email or the password is wrong.";
 
 /**
  * Checks an email and password and starts a session (a fresh token every time, so a token

@@ -24,7 +24,7 @@ export interface SignUpInput {
 }
 
 /** Every failed field of a sign-up at once (names: email, handle, password). */
-export function signUpIssues(input: { email: unknown; handle: unknown; password: unknown }): {
+function signUpIssues(input: { email: unknown; handle: unknown; password: unknown }): {
   issues: FieldIssue[];
   email: string;
   handle: string;

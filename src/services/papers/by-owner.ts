@@ -3,9 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { papers, paperVersions } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { pageSizeOf } from "../paging.ts";
-import type { BrowseItem } from "./browse.ts";
 import { isCurrentVersion } from "./current-version.ts";
-import { decodeCursor, encodeCursor } from "./list.ts";
+import { type BrowseItem, decodeCursor, encodeCursor } from "./list.ts";
 import { summaryColumns, toListItem } from "./summary.ts";
 
 export interface ListOwnerPublishedPapersInput {
@@ -17,7 +16,7 @@ export interface ListOwnerPublishedPapersInput {
 
 /**
  * Public: the papers an owner submitted that anyone can see (published), as the site's list
- * shows them, in the list's order and with its cursors. Whoever asks sees the same list: an
+ * shows them, in its newest-first order and with its cursors. Whoever asks sees the same list: an
  * owner's unpublished papers are on their own /my/papers, never here.
  */
 export async function listOwnerPublishedPapers(
@@ -25,7 +24,8 @@ export async function listOwnerPublishedPapers(
   input: ListOwnerPublishedPapersInput,
 ): Promise<{ papers: BrowseItem[]; next_cursor: string | null }> {
   const limit = pageSizeOf(input.limit);
-  const position = input.cursor === undefined ? null : decodeCursor(input.cursor);
+  const decoded = input.cursor === undefined ? null : decodeCursor(input.cursor, "newest");
+  const position = decoded?.sort === "newest" ? decoded : null;
   const rows = await publicReadDb(ctx)
     .select({ ...summaryColumns, keywords: paperVersions.keywords })
     .from(papers)
@@ -47,7 +47,7 @@ export async function listOwnerPublishedPapers(
     papers: page.map((row) => ({ ...toListItem(row), keywords: row.keywords })),
     next_cursor:
       rows.length > limit && last
-        ? encodeCursor({ publishedAtMs: last.publishedAt.getTime(), id: last.id })
+        ? encodeCursor({ sort: "newest", publishedAtMs: last.publishedAt.getTime(), id: last.id })
         : null,
   };
 }

@@ -24,6 +24,7 @@ function detail(title: string, overrides: Partial<PaperDetail["paper"]> = {}): P
     ai_label: "AI-generated",
     verification: { status: "passed", screened_at: "2026-11-03T10:00:00.000Z", screened_by: "r" },
     counts: { versions: 2, comments: 0, ai_reviews: 0, human_reviews: 0 },
+    subjects: ["cs.NA"],
     version: 2,
     published_at: "2026-09-03T09:15:00.000Z",
     updated_at: "2026-11-03T10:00:00.000Z",

@@ -8,22 +8,15 @@ import { parsePaperRef } from "../ids.ts";
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 
-export type DiffOp = "same" | "added" | "removed";
+type DiffOp = "same" | "added" | "removed";
 
 export interface DiffPart {
   op: DiffOp;
   text: string;
 }
 
-export const DIFF_FIELDS = [
-  "title",
-  "abstract",
-  "ai_model",
-  "license",
-  "keywords",
-  "body",
-] as const;
-export type DiffField = (typeof DIFF_FIELDS)[number];
+const DIFF_FIELDS = ["title", "abstract", "ai_model", "license", "keywords", "body"] as const;
+type DiffField = (typeof DIFF_FIELDS)[number];
 
 export interface FieldDiff {
   field: DiffField;

@@ -11,7 +11,7 @@ import type { SummaryRow } from "./summary.ts";
 const SUMMARY_COLUMNS = `p.id, p.status, p.owner_id, p.current_version,
   p.published_at::text as published_at, p.updated_at::text as updated_at,
   h.title, h.ai_model, h.screening_status, h.screened_at::text as screened_at, h.screened_by,
-  p.comment_count, p.ai_review_count, p.human_review_count`;
+  p.comment_count, p.ai_review_count, p.human_review_count, p.subjects`;
 
 const REVIEW_KINDS = ["human", "ai_advisory"] as const;
 const SCORES = ["soundness", "presentation", "contribution", "confidence", "overall"] as const;
@@ -26,7 +26,7 @@ const reviewColumns = REVIEW_KINDS.flatMap((kind) => [
  * means per kind: everything `getPaper` returns, in one round trip.
  */
 const DETAIL: Statement = {
-  name: "quire_paper_detail_v1",
+  name: "quire_paper_detail_v2",
   text: `select ${SUMMARY_COLUMNS},
   h.abstract as head_abstract, h.license, h.keywords, h.language,
   r.version as r_version, r.title as r_title, r.abstract as r_abstract, r.body as r_body,
@@ -51,9 +51,9 @@ const LIST_ORDER = "order by p.published_at desc nulls last, p.id desc nulls las
 const LIST_FROM = `select ${SUMMARY_COLUMNS}
 from papers p join paper_versions h on h.paper_id = p.id and h.version = p.current_version
 where p.status = 'published'`;
-const LIST_FIRST: Statement = { name: "quire_paper_list_v1", text: `${LIST_FROM}\n${LIST_ORDER}` };
+const LIST_FIRST: Statement = { name: "quire_paper_list_v2", text: `${LIST_FROM}\n${LIST_ORDER}` };
 const LIST_AFTER: Statement = {
-  name: "quire_paper_list_after_v1",
+  name: "quire_paper_list_after_v2",
   text: `${LIST_FROM} and (p.published_at, p.id) < ($2::timestamptz, $3)\n${LIST_ORDER}`,
 };
 
@@ -83,10 +83,11 @@ interface SummaryColumns {
   comment_count: number;
   ai_review_count: number;
   human_review_count: number;
+  subjects: string[];
 }
 
 /** Means of one kind of review, null when there is none; as `reviewSummaries` reads them. */
-export interface ReviewAggregate {
+interface ReviewAggregate {
   count: number;
   soundness: number;
   presentation: number;
@@ -132,6 +133,7 @@ function toSummaryRow(r: SummaryColumns): SummaryRow {
     comments: r.comment_count,
     aiReviews: r.ai_review_count,
     humanReviews: r.human_review_count,
+    subjects: r.subjects,
   };
 }
 

@@ -4,19 +4,22 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
+import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
 
-export const ImportRecordSchema = z.strictObject({
+const ImportRecordSchema = z.strictObject({
   title: z.string(),
   abstract: z.string(),
   body: z.string(),
   ai_model: z.string(),
   license: z.string(),
   keywords: z.array(z.string()).max(50),
+  /** Subject codes, the primary first (services/subjects); unknown codes make the line invalid. */
+  subjects: z.array(z.string()).optional(),
   owner: z.string().optional(),
   published_at: z.iso.datetime({ offset: true }).optional(),
 });
-export type ImportRecord = z.infer<typeof ImportRecordSchema>;
+type ImportRecord = z.infer<typeof ImportRecordSchema>;
 
 export interface ImportLineResult {
   line: number;
@@ -112,6 +115,16 @@ async function importLine(
     };
   }
   const record = parsed.data;
+  const subjectProblems = record.subjects ? subjectsProblems(record.subjects) : [];
+  if (subjectProblems.length > 0) {
+    return {
+      line,
+      outcome: "invalid",
+      messages: subjectProblems.map(
+        (p) => `subjects${p.index === null ? "" : `.${p.index}`}: ${p.message}`,
+      ),
+    };
+  }
   let ownerId: string | null = null;
   if (record.owner) {
     if (!owners.has(record.owner)) {
@@ -132,6 +145,7 @@ async function importLine(
     ai_model: record.ai_model,
     license: record.license,
     keywords: record.keywords,
+    subjects: record.subjects,
     ownerId,
     importKey: importKeyOf(record),
     llmScreening: options.llmScreening ?? false,
@@ -147,7 +161,7 @@ async function importLine(
 }
 
 /** SHA-256 of the record with keys sorted: the same record always has the same key. */
-export function importKeyOf(record: ImportRecord): string {
+function importKeyOf(record: ImportRecord): string {
   const canonical = JSON.stringify(record, Object.keys(record).sort());
   return createHash("sha256").update(canonical).digest("hex");
 }

@@ -1,5 +1,14 @@
 /** @module The papers domain's public surface: what the front ends call. */
-export { type BrowseItem, type BrowsePage, browsePapers } from "./browse.ts";
+
+export {
+  MODEL_FILTER_MAX,
+  PAPER_SORTS,
+  type PaperFilters,
+  PaperFiltersSchema,
+  PaperListQuerySchema,
+  type PaperSort,
+  parsePaperFilters,
+} from "../filters/index.ts";
 export { listOwnerPublishedPapers } from "./by-owner.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
 export { isCurrentVersion } from "./current-version.ts";
@@ -7,14 +16,20 @@ export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } fr
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
 export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
-export { listPapers } from "./list.ts";
+export {
+  type BrowseItem,
+  type BrowsePage,
+  type BrowsePapersInput,
+  browsePapers,
+  type ListPapersInput,
+  listPapers,
+} from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
 export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
-  KEYWORD_FILTER_MAX,
   KeywordFilterSchema,
   type PaperDetail,
   PaperDetailSchema,

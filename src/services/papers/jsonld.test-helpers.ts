@@ -1,11 +1,11 @@
 /** @module What the JSON-LD tests share: the modelling checks beyond the vocabulary. */
 import type { PaperDetail } from "./schemas.ts";
 
-export const SCHEMA = "http://schema.org/";
+const SCHEMA = "http://schema.org/";
 
 export type Node = Record<string, unknown>;
-export const values = (node: Node, property: string) => (node[SCHEMA + property] ?? []) as Node[];
-export const types = (node: Node) =>
+const values = (node: Node, property: string) => (node[SCHEMA + property] ?? []) as Node[];
+const types = (node: Node) =>
   ((node["@type"] ?? []) as string[]).map((t) => t.slice(SCHEMA.length));
 
 /**

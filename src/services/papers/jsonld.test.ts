@@ -30,6 +30,7 @@ function detail(overrides: Partial<PaperDetail["paper"]> = {}, version = 2): Pap
       screened_by: "quire-rules/1.0",
     },
     counts: { versions: 2, comments: 5, ai_reviews: 3, human_reviews: 1 },
+    subjects: ["math.NA", "cs.MS"],
     version: 2,
     published_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-03T10:00:00.000Z",

@@ -14,7 +14,7 @@ import { byScreener, type StoredReason, storedReasons } from "../screening/index
 import { isCurrentVersion } from "./current-version.ts";
 
 /** A screening reason as the owner sees it, with the screener that gave it. */
-export interface OwnReason extends StoredReason {
+interface OwnReason extends StoredReason {
   screener: string;
 }
 
@@ -49,7 +49,7 @@ export interface OwnPaperDetail extends OwnPaper {
 }
 
 /** A submission the screeners rejected: it has no paper (or did not become a new version). */
-export interface RejectedSubmission {
+interface RejectedSubmission {
   screening_id: string;
   /** The paper a rejected new version was for; null for a rejected new paper. */
   paper_id: string | null;
@@ -64,8 +64,8 @@ export interface OwnPapers {
 }
 
 /** Bounds of the owner's lists: the most recently changed papers and rejections. */
-export const OWN_PAPERS_MAX = 500;
-export const OWN_REJECTIONS_MAX = 100;
+const OWN_PAPERS_MAX = 500;
+const OWN_REJECTIONS_MAX = 100;
 
 function ownerOf(ctx: ServiceContext): string {
   if (ctx.caller.kind !== "owner") throw new Forbidden("Sign in to see your papers.");

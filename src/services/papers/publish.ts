@@ -28,9 +28,16 @@ import {
   screenRules,
 } from "../screening/index.ts";
 import { reindexPaper } from "../search/index.ts";
+import { parseSubjects } from "../subjects/index.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface PublishInput extends ScreeningInput {
+  /**
+   * Subject codes (services/subjects), the primary first, then up to four cross-lists;
+   * aliases are stored as their canonical code. Absent on a new version: the paper keeps its
+   * subjects; absent on a new paper: it has none (as papers from before subjects).
+   */
+  subjects?: readonly string[] | undefined;
   /** Set to publish a new version of this paper; absent for a new paper. */
   paperId?: string;
   /** What changed, up to CHANGELOG_MAX characters; owners must give one for every version after the first. */
@@ -156,7 +163,7 @@ export async function publishVersion(
     const held = heldReason !== null;
 
     const { paperId, version } = selfId
-      ? await nextVersion(db, selfId, now)
+      ? await nextVersion(db, selfId, now, input.subjects)
       : await newPaper(db, {
           ownerId,
           publishedAt: input.publishedAt ?? now,
@@ -375,6 +382,7 @@ function normalize(raw: PublishInput): PublishInput {
   const keywords = [...new Set((raw.keywords ?? []).map((k) => k.trim()).filter(Boolean))];
   return {
     ...raw,
+    subjects: raw.subjects === undefined ? undefined : parseSubjects(raw.subjects),
     title: (raw.title ?? "").trim(),
     abstract: (raw.abstract ?? "").trim(),
     body: raw.body ?? "",
@@ -466,6 +474,7 @@ async function newPaper(
     // `from`) must see imports as new.
     updatedAt: args.now,
     importKey: args.input.importKey ?? null,
+    subjects: [...(args.input.subjects ?? [])],
   });
   return { paperId, version: 1 };
 }
@@ -474,6 +483,7 @@ async function nextVersion(
   db: Db,
   paperId: string,
   now: Date,
+  subjects: readonly string[] | undefined,
 ): Promise<{ paperId: string; version: number }> {
   const [paper] = await db
     .select({ status: papers.status, current: papers.currentVersion })
@@ -490,7 +500,11 @@ async function nextVersion(
   const version = paper.current + 1;
   await db
     .update(papers)
-    .set({ currentVersion: version, updatedAt: now })
+    .set({
+      currentVersion: version,
+      updatedAt: now,
+      ...(subjects === undefined ? {} : { subjects: [...subjects] }),
+    })
     .where(eq(papers.id, paperId));
   return { paperId, version };
 }

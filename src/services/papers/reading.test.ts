@@ -5,9 +5,8 @@ import { createTestDatabase, fixedClock, operator, testContext } from "../../tes
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { Invalid, NotFound } from "../errors.ts";
-import { browsePapers } from "./browse.ts";
 import { coalesce, diffBody, diffPaperVersions, diffText } from "./diff.ts";
-import { listPapers } from "./list.ts";
+import { browsePapers, listPapers } from "./list.ts";
 import { publishVersion } from "./publish.ts";
 import { getScreeningWarnings, listPaperVersions } from "./versions.ts";
 

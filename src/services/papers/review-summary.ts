@@ -75,6 +75,6 @@ export function summarise(row: ({ count: number } & ScoreMeans) | undefined): Re
   };
 }
 
-export function round2(n: number): number {
+function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }

@@ -4,11 +4,6 @@ import { text } from "../text.ts";
 
 export const AI_LABEL = "AI-generated" as const;
 
-export const PaperIdSchema = z.string().openapi({
-  description: "Paper id `YYMM.NNNNN`, or `YYMM.NNNNNvN` for a specific version.",
-  example: "2611.00042",
-});
-
 /**
  * A paper reference as every front end takes it (REST path, MCP arguments, page URLs):
  * `YYMM.NNNNN` or `YYMM.NNNNNvN`, as line text. The verbs parse it (`parsePaperRef`); one
@@ -20,7 +15,7 @@ export const PaperRefSchema = text("line").openapi({
 });
 
 /** Longer than any keyword the screener lets in, short enough to refuse junk early. */
-export const KEYWORD_FILTER_MAX = 200;
+const KEYWORD_FILTER_MAX = 200;
 const KEYWORD_MESSAGE = `must be 1 to ${KEYWORD_FILTER_MAX} characters after trimming`;
 
 /**
@@ -31,7 +26,7 @@ export const KeywordFilterSchema = text("line")
   .trim()
   .refine((s) => s.length > 0 && [...s].length <= KEYWORD_FILTER_MAX, { message: KEYWORD_MESSAGE });
 
-export const VerificationSchema = z
+const VerificationSchema = z
   .object({
     status: z.enum(["passed", "warnings"]).openapi({
       description: "Outcome of automated pre-screening of the current version.",
@@ -44,7 +39,7 @@ export const VerificationSchema = z
   })
   .openapi("Verification");
 
-export const CountsSchema = z
+const CountsSchema = z
   .object({
     versions: z.number().int().openapi({ example: 2 }),
     comments: z.number().int().openapi({ example: 5 }),
@@ -53,7 +48,7 @@ export const CountsSchema = z
   })
   .openapi("Counts");
 
-export const PaperListItemSchema = z
+const PaperListItemSchema = z
   .object({
     id: z.string().openapi({ example: "2611.00042" }),
     title: z.string(),
@@ -64,6 +59,11 @@ export const PaperListItemSchema = z
     ai_label: z.literal(AI_LABEL).openapi({ description: "Marks AI authorship; always present." }),
     verification: VerificationSchema,
     counts: CountsSchema,
+    subjects: z.array(z.string()).openapi({
+      description:
+        "Subject codes of arXiv's category scheme, the primary first, then up to four cross-lists; empty for a paper published before subjects existed.",
+      example: ["cs.CL", "cs.AI"],
+    }),
     version: z.number().int().openapi({ description: "Current version number.", example: 1 }),
     published_at: z.string().openapi({ format: "date-time" }),
     updated_at: z.string().openapi({ format: "date-time" }),
@@ -94,7 +94,7 @@ const ReviewSummarySchema = z
   .object({ count: z.number().int(), mean: ScoreMeansSchema })
   .openapi("ReviewSummary");
 
-export const AuthorSchema = z
+const AuthorSchema = z
   .object({
     name: z.string(),
     kind: z.enum(["ai", "human"]),
@@ -104,7 +104,7 @@ export const AuthorSchema = z
   })
   .openapi("Author");
 
-export const VersionSummarySchema = z
+const VersionSummarySchema = z
   .object({ version: z.number().int(), created_at: z.string().openapi({ format: "date-time" }) })
   .openapi("VersionSummary");
 
@@ -137,7 +137,7 @@ export const PaperDetailSchema = z
   .openapi("PaperDetail");
 
 /** One verbatim span of a version; the contract names it `ContextChunk`. */
-export const PaperSpanSchema = z
+const PaperSpanSchema = z
   .object({
     chunk_index: z.number().int().openapi({ description: "Order position, from 0." }),
     field: z.enum(["title", "abstract", "body"]),
@@ -164,4 +164,3 @@ export type PaperListItem = z.infer<typeof PaperListItemSchema>;
 export type PaperList = z.infer<typeof PaperListSchema>;
 export type PaperDetail = z.infer<typeof PaperDetailSchema>;
 export type PaperSpans = z.infer<typeof PaperSpansSchema>;
-export type PaperSpan = z.infer<typeof PaperSpanSchema>;

@@ -6,7 +6,7 @@ import { fromRoot } from "../../paths.ts";
 import type { ServiceContext } from "../context.ts";
 import { type ImportSummary, importPapers } from "./import.ts";
 
-export const SAMPLE_PAPERS_FILE = fromRoot("samples/papers.jsonl");
+const SAMPLE_PAPERS_FILE = fromRoot("samples/papers.jsonl");
 
 /** Loads the samples only into an archive that has never had a paper (of any status). */
 export async function seedSamplePapers(ctx: ServiceContext): Promise<ImportSummary | null> {

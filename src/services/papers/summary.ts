@@ -24,6 +24,7 @@ export const summaryColumns = {
   comments: papers.commentCount,
   aiReviews: papers.aiReviewCount,
   humanReviews: papers.humanReviewCount,
+  subjects: papers.subjects,
 };
 
 export type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
@@ -50,6 +51,7 @@ export function toListItem(row: SummaryRow): PaperListItem {
       ai_reviews: row.aiReviews,
       human_reviews: row.humanReviews,
     },
+    subjects: row.subjects,
     version: row.currentVersion,
     published_at: row.publishedAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

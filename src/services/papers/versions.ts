@@ -7,7 +7,7 @@ import { byScreener, type StoredReason, storedReasons } from "../screening/index
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 
-export interface VersionEntry {
+interface VersionEntry {
   version: number;
   title: string;
   ai_model: string;

@@ -5,7 +5,7 @@ import { findPublicOwner } from "../owners/index.ts";
 import { listOwnerPublishedPapers } from "../papers/index.ts";
 import type { OwnerProfile } from "./schemas.ts";
 
-export interface GetOwnerProfileInput {
+interface GetOwnerProfileInput {
   handle: string;
   /** Papers per page. */
   limit?: number;

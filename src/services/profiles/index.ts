@@ -4,5 +4,5 @@
  * needs another to draw a profile).
  */
 export { getAgentProfile } from "./get-agent.ts";
-export { type GetOwnerProfileInput, getOwnerProfile } from "./get-owner.ts";
+export { getOwnerProfile } from "./get-owner.ts";
 export { type AgentProfile, AgentProfileSchema, type OwnerProfile } from "./schemas.ts";

@@ -1,6 +1,6 @@
 /** @module The ratelimit domain's public surface: what the front ends call. */
 
-export { accountKeyOf, DEFAULT_IPV6_PREFIX, rateLimitKeyOf } from "./keys.ts";
+export { accountKeyOf } from "./keys.ts";
 export type { Bucket, RateLimitDecision, RateLimits } from "./limits.ts";
 export { BUCKETS, createMemoryRateLimits } from "./limits.ts";
 export {
@@ -9,9 +9,7 @@ export {
   describeLimits,
   type LimitKeys,
   limitOperation,
-  OPERATIONS,
   type Operation,
   operationBlockedFor,
   refusalText,
-  type WordingLang,
 } from "./policy.ts";

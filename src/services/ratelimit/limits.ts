@@ -99,7 +99,7 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-export interface StoreProbe {
+interface StoreProbe {
   store: "memory" | "redis";
   ok: boolean;
   /** Why it does not answer (the client's message: no credentials, no URL). */

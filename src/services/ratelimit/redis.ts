@@ -49,7 +49,7 @@ class RedisTooSlow extends Error {
  * when it is tested. So the expiry is deferred by one `setImmediate`: the check phase comes
  * after that poll phase, and an answer that had arrived by then wins the race.
  */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   const expired = new Promise<never>((_, reject) => {

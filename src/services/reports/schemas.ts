@@ -22,7 +22,7 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 
 /** How a moderator closes a report: something was done about it, or nothing needed doing. */
 export const REPORT_OUTCOMES = ["actioned", "dismissed"] as const;
-export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 
 /** A note is optional (required for "other"), in code points like every bound here. */
 export const REPORT_NOTE_MAX = 1000;

@@ -5,7 +5,7 @@ import { redactSecrets } from "./patterns.ts";
 import { LLM_MESSAGE_MAX, type LlmProblem } from "./reasons.ts";
 import type { ScreeningField, ScreeningInput, ScreeningReason } from "./rules.ts";
 
-export type LlmVerdictKind = "pass" | "flag" | "reject";
+type LlmVerdictKind = "pass" | "flag" | "reject";
 
 export interface LlmVerdict {
   verdict: LlmVerdictKind;
@@ -68,7 +68,7 @@ export interface HttpLlmScreenerOptions {
  * Reason codes the prompt offers the model; others are kept (pages without a headline for
  * them show the message in English, a generic sentence in other languages).
  */
-export const LLM_REASON_CODES = [
+const LLM_REASON_CODES = [
   "not_a_paper",
   "spam",
   "prompt_injection",
@@ -132,7 +132,7 @@ export function bodyForModel(body: string): string {
 }
 
 /** The user message: the submission as JSON between nonce-tagged markers. */
-export function screeningUserMessage(input: ScreeningInput, nonce: string): string {
+function screeningUserMessage(input: ScreeningInput, nonce: string): string {
   const data = JSON.stringify(
     {
       title: input.title,

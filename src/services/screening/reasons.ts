@@ -20,7 +20,7 @@ const keyword = count.min(1).optional();
  * union, so a catalog typed `Record<RuleReasonCode, …>` fails the type check when a rule is
  * added without its wording.
  */
-export const RULE_REASON_PARAMS = {
+const RULE_REASON_PARAMS = {
   title_missing: none,
   title_too_short: bounds.atLeast,
   title_too_long: bounds.atMost,
@@ -91,7 +91,7 @@ export type RuleReasonParams = {
 export const RULE_REASON_CODES = Object.keys(RULE_REASON_PARAMS) as RuleReasonCode[];
 
 /** Why the LLM screener gave no verdict, as `llm_unavailable` records it. */
-export const LLM_PROBLEMS = [
+const LLM_PROBLEMS = [
   "http_status",
   "timeout",
   "unreachable",
@@ -102,7 +102,7 @@ export const LLM_PROBLEMS = [
 export type LlmProblem = (typeof LLM_PROBLEMS)[number];
 
 /** Reasons publication itself adds, beside the rules' and the model's own. */
-export const SYSTEM_REASON_PARAMS = {
+const SYSTEM_REASON_PARAMS = {
   /** The rule screener failed internally; the message is fixed. */
   screening_error: none,
   llm_unavailable: z.object({
@@ -125,7 +125,7 @@ export type SystemReasonParams = {
 export const LLM_MESSAGE_MAX = 500;
 
 /** What an LLM reason may carry: the model's Spanish wording, or that it gave no reason. */
-export const LLM_REASON_PARAMS = z.object({
+const LLM_REASON_PARAMS = z.object({
   message_es: z.string().min(1).max(LLM_MESSAGE_MAX).optional(),
   /** A flag or reject that came without any reason; Quire wrote the message. */
   unexplained: z.boolean().optional(),

@@ -4,9 +4,7 @@ import { analyzeLanguage } from "./language.ts";
 import { findSecrets, type PatternHit, redactSecrets, scanPromptInjection } from "./patterns.ts";
 import type { ReasonParams, RuleReasonCode, RuleReasonParams } from "./reasons.ts";
 
-export type { ReasonParams, RuleReasonCode } from "./reasons.ts";
-
-export type ScreeningStatus = "passed" | "warnings" | "rejected";
+type ScreeningStatus = "passed" | "warnings" | "rejected";
 
 export type ScreeningField = "title" | "abstract" | "body" | "ai_model" | "license" | "keywords";
 

@@ -6,7 +6,7 @@ import { createTestDatabase, operator, testContext } from "../../testing/db.ts";
 import type { ServiceContext } from "../context.ts";
 import { checkReadiness } from "../health/index.ts";
 import { seedSamplePapers } from "../papers/index.ts";
-import { queryVariants, searchChunks } from "./search.ts";
+import { channelsFor, queryVariants, runSearch, searchChunks } from "./search.ts";
 import { findApertium, type Translator } from "./translate.ts";
 
 let database: Database;
@@ -26,11 +26,15 @@ beforeAll(async () => {
   // CI installs apertium-en-es (.ci/run); without it this file cannot test translation.
   if (!found) throw new Error("Apertium with the en-es pair is needed: apt install apertium-en-es");
   translator = found;
-  const all = await searchChunks(
-    ctx,
-    { q: "número de curva páramo", limit: 20 },
-    { configs: ["spanish"] },
-  );
+  // The query analysed in Spanish only, untranslated: the Spanish paper, whatever ranks first.
+  const q = "número de curva páramo";
+  const all = await runSearch(ctx, {
+    query: q,
+    limit: 20,
+    mode: "hybrid",
+    channels: channelsFor(ctx, "hybrid"),
+    wordings: [{ text: q, configs: ["spanish"] }],
+  });
   spanishPaper = all.results.find((r) => r.title.startsWith(CURVE_TITLE))!.paper_id;
   const kahan = await searchChunks(ctx, { q: "Kahan Neumaier summation" });
   englishPaper = kahan.results.find((r) => r.title.startsWith(KAHAN_TITLE))!.paper_id;

@@ -14,7 +14,7 @@ import { publishVersion } from "../papers/index.ts";
 import { createHttpEmbedder } from "./embedder.ts";
 import { unindexPaper } from "./indexing.ts";
 import { prepareSearch } from "./prepare.ts";
-import { rankChunks, searchChunks } from "./search.ts";
+import { channelsFor, ORIGINAL_CONFIGS, rankChunks, searchChunks } from "./search.ts";
 import {
   type BatchOutcome,
   drainEmbeddingQueue,
@@ -165,7 +165,9 @@ describe("searching with the dense channel", () => {
   });
 
   it("hybrid mode fuses three channels", async () => {
-    const ranked = await rankChunks(ctx, "glacier ice thinning", "hybrid", 5);
+    const ranked = await rankChunks(ctx, "glacier ice thinning", channelsFor(ctx, "hybrid"), 5, {
+      configs: ORIGINAL_CONFIGS,
+    });
     expect(Object.keys(ranked[0]!.z).sort()).toEqual(["bm25", "dense", "sparse"]);
     const { results } = await searchChunks(ctx, { q: "glacier ice thinning" });
     expect(results[0]?.paper_id).toBe(ids.glacier);

@@ -5,7 +5,7 @@ import { rowsOf, withTransaction } from "../../db/sql.ts";
 import { Unavailable } from "../errors.ts";
 
 /** pgvector's HNSW limit for `vector`. */
-export const MAX_INDEXED_DIMS = 2000;
+const MAX_INDEXED_DIMS = 2000;
 
 export interface DenseHit {
   chunkId: number;

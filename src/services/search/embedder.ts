@@ -19,7 +19,7 @@ export interface Embedder {
   health?(): EmbedderHealth;
 }
 
-export interface EmbedOptions {
+interface EmbedOptions {
   /** Attempts after the first; defaults to the embedder's own setting. */
   retries?: number;
   /** Per-attempt timeout in milliseconds; defaults to the embedder's own setting. */

@@ -20,7 +20,7 @@ const FNV_PRIME = 0x01000193;
  * `text` as character grams see it: lower-cased, NFKC-normalised, every run of non-word
  * characters folded to one space, the whole padded with a space.
  */
-export function foldText(text: string): string {
+function foldText(text: string): string {
   return ` ${text.toLowerCase().normalize("NFKC").replace(NOT_WORD, " ").trim()} `;
 }
 
@@ -45,7 +45,7 @@ function isWordUnit(c: number): boolean {
  * intermediate strings: folding with a Unicode regular expression cost more than the
  * hashing. Text with surrogate pairs takes the general path over code points.
  */
-export function gramIds(text: string): Int32Array {
+function gramIds(text: string): Int32Array {
   const lowered = text.toLowerCase().normalize("NFKC");
   if (SURROGATE.test(lowered)) return gramIdsOfPoints(foldText(text));
   // The folded text is a space, the words separated by one space, and a space; the last

@@ -11,7 +11,16 @@ export {
   SearchResponseSchema,
   type SearchResult,
 } from "./schemas.ts";
-export { searchChunks } from "./search.ts";
+export {
+  type Channel,
+  channelsFor,
+  ORIGINAL_CONFIGS,
+  queryVariants,
+  rankChunks,
+  runSearch,
+  type SearchMode,
+  searchChunks,
+} from "./search.ts";
 export type { SearchSettings } from "./settings.ts";
 export { CROSS_LINGUAL_HOWTO, type Translator } from "./translate.ts";
 export { drainEmbeddingQueue, queueMissingEmbeddings } from "./worker.ts";

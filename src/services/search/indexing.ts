@@ -465,7 +465,7 @@ function grown<T extends Int32Array | Int16Array>(a: T): T {
  * rewrites at most the last block of each lexeme it touches (new chunks have the highest
  * ids), so its cost follows what was added since the last packing.
  */
-export const PACK_AT = 20_000;
+const PACK_AT = 20_000;
 
 /** Advisory lock key of block rewrites (packing, removal): one transaction at a time. */
 const BLOCKS_LOCK = 0x5175_6972; // "Quir"

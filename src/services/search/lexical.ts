@@ -14,7 +14,7 @@ export interface Bm25Params {
   postingsBudget: number;
 }
 
-export interface Bm25Hit {
+interface Bm25Hit {
   chunkId: number;
   score: number;
 }

@@ -131,7 +131,7 @@ export async function queryWeights(
 }
 
 /** Code point ranges between START/STOP markers; [] unless removing them gives `original`. */
-export function markedRanges(original: string, marked: string): [number, number][] {
+function markedRanges(original: string, marked: string): [number, number][] {
   if (original.includes(START) || original.includes(STOP)) return [];
   const ranges: [number, number][] = [];
   let plain = "";

@@ -4,7 +4,7 @@ import { text } from "../text.ts";
 
 export const SEARCH_LIMIT = { min: 1, max: 20, default: 8 } as const;
 export const SEARCH_QUERY_CHARS = { min: 2, max: 1000 } as const;
-export const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
+const SEARCH_MODES = ["hybrid", "lexical", "semantic"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 const codePoints = (s: string) => [...s].length;
@@ -66,7 +66,7 @@ export const SearchInputSchema = z.object({
   mode: SearchModeSchema,
 });
 
-export const SearchResultSchema = z
+const SearchResultSchema = z
   .object({
     paper_id: z.string(),
     field: z.enum(["title", "abstract", "body"]),

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { getPaperSpans, type PublishInput, publishVersion } from "../papers/index.ts";
 import { unindexPaper } from "./indexing.ts";
-import { rankChunks, searchChunks } from "./search.ts";
+import { channelsFor, ORIGINAL_CONFIGS, rankChunks, searchChunks } from "./search.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -143,7 +143,9 @@ describe("searchChunks", () => {
     expect(order(lexical)[0]).toBe(ids.chemo);
     expect(order(hybrid)[0]).toBe(ids.immuno);
 
-    const ranked = await rankChunks(anonymous(), q, "hybrid", 20);
+    const ranked = await rankChunks(anonymous(), q, channelsFor(anonymous(), "hybrid"), 20, {
+      configs: ORIGINAL_CONFIGS,
+    });
     const abstractOf = async (paperId: string) =>
       Number(
         (

@@ -20,7 +20,7 @@ import {
   type SearchResponse,
   type SearchResult,
 } from "./schemas.ts";
-import { type SearchSettings, searchSettings } from "./settings.ts";
+import { searchSettings } from "./settings.ts";
 import { queryGramVector } from "./sparse.ts";
 import type { SearchLanguage } from "./translate.ts";
 
@@ -35,22 +35,17 @@ export interface SearchInput {
   mode?: SearchMode;
 }
 
+/** What front ends other than the API may ask beyond the API's input. */
+export interface SearchOptions {
+  /**
+   * A larger `limit` than SEARCH_LIMIT.max allows: the site's result pages read a deeper list
+   * of the same ranking (candidates and z-scores do not depend on the depth).
+   */
+  maxLimit?: number;
+}
+
 /** Ranking channels; `hybrid` uses every available one. */
 export type Channel = "bm25" | "sparse" | "dense";
-
-/**
- * Knobs for evaluation and benchmarks, never reachable over HTTP: a deeper result list (for
- * recall@100) and a forced channel set (to measure each channel on its own).
- */
-export interface SearchInternals {
-  maxLimit?: number;
-  channels?: Channel[];
-  settings?: Partial<SearchSettings>;
-  /** Analyse the query with these configurations only, and do not translate it. */
-  configs?: readonly TextConfig[];
-  /** BM25 synonym groups for the query (see `QueryVariant.groups`). */
-  groups?: readonly (readonly string[])[];
-}
 
 /** One wording of the query and the text search configurations it is analysed with. */
 export interface QueryVariant {
@@ -69,7 +64,7 @@ export interface QueryVariant {
 }
 
 /** The query as typed, for papers in any language; see `queryVariants` for the others. */
-const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english"];
+export const ORIGINAL_CONFIGS: readonly TextConfig[] = ["english"];
 
 /**
  * The wordings a query is searched in: as typed, and, when a translator is configured, its
@@ -190,7 +185,7 @@ function folded(text: string): string {
  * the wordings (CombMAX). Every ranking is z-scored over its own candidates, so a wording
  * that matches a paper in its own language ranks it as the original would in that language.
  */
-export function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
+function fuseVariants(rankings: ScoredChunk[][], limit: number): ScoredChunk[] {
   if (rankings.length === 1) return rankings[0]!.slice(0, limit);
   const best = new Map<number, ScoredChunk>();
   for (const ranking of rankings) {
@@ -226,17 +221,40 @@ export interface ScoredChunk {
 export async function searchChunks(
   ctx: ServiceContext,
   input: SearchInput,
-  internals: SearchInternals = {},
+  options: SearchOptions = {},
 ): Promise<SearchResponse> {
-  const { query, limit, mode } = validate(ctx, input, internals);
+  const { query, limit, mode } = validate(ctx, input, options);
+  return runSearch(ctx, {
+    query,
+    limit,
+    mode,
+    channels: channelsFor(ctx, mode),
+    // Translation starts now, while the search looks up which languages the index holds.
+    wordings: queryVariants(ctx, query),
+  });
+}
+
+/** A search with every choice made: what `searchChunks` runs once the input is valid. */
+export interface SearchPlan {
+  /** The query as validated (trimmed), answered back in the response. */
+  query: string;
+  limit: number;
+  mode: SearchMode;
+  /** The ranking channels: `channelsFor(ctx, mode)`. */
+  channels: readonly Channel[];
+  /** The wordings ranked and fused: `queryVariants(ctx, query)`. */
+  wordings: QueryVariant[] | Promise<QueryVariant[]>;
+}
+
+/** Ranks each wording, fuses the rankings and shows the best `limit` chunks. */
+export async function runSearch(ctx: ServiceContext, plan: SearchPlan): Promise<SearchResponse> {
+  const { query, limit, mode, channels } = plan;
   // A wording that ranks the papers of one language only is skipped when the index holds no
   // chunk in that language (an English-only archive runs one wording, not four); the
   // wordings for every paper start ranking without waiting for that answer.
   const indexed = searchableLanguages(publicReadDb(ctx));
   indexed.catch(() => {});
-  const wordings = internals.configs
-    ? [{ text: query, configs: internals.configs } as QueryVariant]
-    : await queryVariants(ctx, query);
+  const wordings = await plan.wordings;
   // What the matches need of the query alone is fetched while the ranking runs.
   const analysed = analyseQuery(publicReadDb(ctx), wordings).then(async (analyses) => ({
     analyses,
@@ -245,21 +263,11 @@ export async function searchChunks(
   analysed.catch(() => {});
   const perWording = await Promise.all(
     wordings.map(async (v) => {
-      if (!v.language) {
-        return rankChunks(ctx, v.text, mode, limit, {
-          ...internals,
-          configs: v.configs,
-          groups: v.groups,
-        });
-      }
+      if (!v.language) return rankChunks(ctx, v.text, channels, limit, v);
       if (!(await indexed).has(v.language)) return null;
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.
-      const deep = await rankChunks(ctx, v.text, mode, 3 * limit, {
-        ...internals,
-        configs: v.configs,
-        groups: v.groups,
-      });
+      const deep = await rankChunks(ctx, v.text, channels, 3 * limit, v);
       const languages = await chunkLanguages(
         publicReadDb(ctx),
         deep.map((r) => r.chunkId),
@@ -269,7 +277,7 @@ export async function searchChunks(
   );
   const rankings = perWording.filter((r): r is ScoredChunk[] => r !== null);
   const ranked = fuseVariants(rankings, limit);
-  const curve = searchSettings({ ...ctx.search, ...internals.settings }).scoreCurves[mode];
+  const curve = searchSettings(ctx.search).scoreCurves[mode];
   const db = publicReadDb(ctx);
   const ids = ranked.map((r) => r.chunkId);
   const [shown, matches] = await Promise.all([
@@ -294,10 +302,10 @@ export async function searchChunks(
 
 /**
  * The input checked by the schemas the front ends derive from (every failed check listed),
- * plus what only the service knows: an evaluation's deeper limit, and whether this server
- * has an embedding backend for `semantic`.
+ * plus what only the service knows: a page's deeper limit, and whether this server has an
+ * embedding backend for `semantic`.
  */
-function validate(ctx: ServiceContext, input: SearchInput, internals: SearchInternals) {
+function validate(ctx: ServiceContext, input: SearchInput, options: SearchOptions) {
   const issues: FieldIssue[] = [];
   const named = (name: string, found: readonly { message: string }[]) => {
     for (const issue of found) issues.push({ in: "query", name, message: issue.message });
@@ -305,14 +313,9 @@ function validate(ctx: ServiceContext, input: SearchInput, internals: SearchInte
   const q = SearchQuerySchema.safeParse(typeof input.q === "string" ? input.q : "");
   named("q", q.error?.issues ?? []);
   const limitSchema =
-    internals.maxLimit === undefined
+    options.maxLimit === undefined
       ? SearchLimitSchema
-      : z
-          .number()
-          .int()
-          .min(SEARCH_LIMIT.min)
-          .max(internals.maxLimit)
-          .default(SEARCH_LIMIT.default);
+      : z.number().int().min(SEARCH_LIMIT.min).max(options.maxLimit).default(SEARCH_LIMIT.default);
   const limit = limitSchema.safeParse(input.limit);
   named("limit", limit.error?.issues ?? []);
   const mode = SearchModeSchema.safeParse(input.mode);
@@ -331,24 +334,28 @@ function validate(ctx: ServiceContext, input: SearchInput, internals: SearchInte
   return { query: q.data, limit: limit.data, mode: mode.data };
 }
 
-function channelsFor(ctx: ServiceContext, mode: SearchMode, internals: SearchInternals): Channel[] {
-  if (internals.channels) return internals.channels;
+/** The channels a mode ranks with on this server. */
+export function channelsFor(ctx: ServiceContext, mode: SearchMode): Channel[] {
   if (mode === "lexical") return ["bm25"];
   if (mode === "semantic") return ["dense"];
   return ctx.embedder ? ["bm25", "sparse", "dense"] : ["bm25", "sparse"];
 }
 
-/** The fused ranking: chunk ids with fused z-scores, best first, at most `limit`. */
+/**
+ * The fused ranking of one wording: chunk ids with fused z-scores, best first, at most
+ * `limit`. The wording's configurations analyse the query, and its synonym groups (see
+ * `QueryVariant.groups`) rank as BM25 structured query terms.
+ */
 export async function rankChunks(
   ctx: ServiceContext,
   query: string,
-  mode: SearchMode,
+  channelList: readonly Channel[],
   limit: number,
-  internals: SearchInternals = {},
+  wording: Pick<QueryVariant, "configs" | "groups">,
 ): Promise<ScoredChunk[]> {
   const db = publicReadDb(ctx);
-  const settings = searchSettings({ ...ctx.search, ...internals.settings });
-  const channels = new Set(channelsFor(ctx, mode, internals));
+  const settings = searchSettings(ctx.search);
+  const channels = new Set(channelList);
   const embedder = channels.has("dense") ? ctx.embedder : undefined;
   // The query embedding is the slow part when dense is on: start it first.
   const embedding = embedder ? embedQuery(embedder, query) : null;
@@ -363,12 +370,7 @@ export async function rankChunks(
   // document frequencies (both need only the query's statistics), and the dense search.
   const lexicalChain = async () => {
     if (!lexical) return { bm25: null, gramVector: null };
-    const stats = await bm25Statistics(
-      db,
-      query,
-      internals.configs ?? ORIGINAL_CONFIGS,
-      internals.groups,
-    );
+    const stats = await bm25Statistics(db, query, wording.configs, wording.groups);
     const [found, grams] = await Promise.all([
       bm25Search(db, stats, settings, depth),
       channels.has("sparse") ? queryGramVector(db, query, stats.lexemes, stats.chunks) : null,
@@ -454,7 +456,7 @@ function candidateZ(values: number[]): (score: number) => number {
  * Fused z (a weighted mean of z-scores) to [0, 1]: a logistic with positive slope, so the
  * order is kept, fitted so that the score reads roughly as the chance of relevance.
  */
-export function unitScore(fused: number, curve: { a: number; c: number }): number {
+function unitScore(fused: number, curve: { a: number; c: number }): number {
   return 1 / (1 + Math.exp(-(curve.a * fused + curve.c)));
 }
 

@@ -7,7 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 
 /** Languages search analyses and translates between. */
-export const SEARCH_LANGUAGES = ["en", "es"] as const;
+const SEARCH_LANGUAGES = ["en", "es"] as const;
 export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];
 
 /** Apertium's names of the two directions. */
@@ -24,7 +24,7 @@ export const CROSS_LINGUAL_HOWTO =
   "`brew install apertium` plus the eng-spa pair on macOS, or your distribution's apertium " +
   "and apertium-eng-spa packages; then restart Quire";
 
-export interface TranslatorStatus {
+interface TranslatorStatus {
   status: "ok" | "failing";
   pairs: string[];
   /** Translations that failed or timed out since the last success. */
@@ -48,7 +48,7 @@ export interface Translator {
 }
 
 /** One source word's dictionary translations (`unknown`: the dictionary has none). */
-export interface Sense {
+interface Sense {
   source: string;
   translations: string[];
   unknown: boolean;
@@ -185,7 +185,7 @@ const CONTENT_TAGS = new Set(["n", "np", "adj", "vblex", "vbmod", "adv", "num"])
  * units), each with its distinct translation lemmas; unknown words (`^*word/*word$`) as
  * themselves.
  */
-export function parseSenses(stream: string): Sense[] {
+function parseSenses(stream: string): Sense[] {
   const senses: Sense[] = [];
   for (const match of stream.matchAll(/\^((?:\\.|[^$\\])*)\$/g)) {
     const parts = match[1]!.split(/(?<!\\)\//);

@@ -217,7 +217,7 @@ export async function queueStats(db: Db): Promise<{ depth: number; retrying: num
   return { depth: Number(rows[0]?.depth ?? 0), retrying: Number(rows[0]?.retrying ?? 0) };
 }
 
-export async function queueLength(db: Db): Promise<number> {
+async function queueLength(db: Db): Promise<number> {
   const rows = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from embedding_queue`);
   return Number(rows[0]?.n ?? 0);
 }

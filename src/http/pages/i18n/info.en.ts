@@ -8,7 +8,7 @@ import { BUCKETS } from "../../../services/ratelimit/index.ts";
 /** A paragraph, or a bulleted list of items. */
 export type InfoBlock = string | { list: string[] };
 
-export interface InfoSection {
+interface InfoSection {
   /** The fragment id (stable across languages, so links between pages keep working). */
   id: string;
   title: string;

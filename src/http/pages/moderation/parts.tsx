@@ -25,7 +25,7 @@ const SEGMENT: Record<PaperAction, string> = {
   remove: "remove",
 };
 
-export interface PageError {
+interface PageError {
   /** The id of the field at fault (a reason input); absent for a page-wide message. */
   field?: string;
   message: string;

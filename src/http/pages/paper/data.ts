@@ -19,7 +19,7 @@ import type { ScoreKey } from "../reading-parts.tsx";
 /** Comments per page: 20 long comments still keep the page light. */
 export const COMMENTS_PAGE_SIZE = 20;
 /** Reviews per page, per kind. */
-export const REVIEWS_PAGE_SIZE = 10;
+const REVIEWS_PAGE_SIZE = 10;
 
 export interface ReviewFormState {
   errors: Partial<Record<ScoreKey | "body", string>>;

@@ -2,9 +2,13 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRoute } from "@hono/zod-openapi";
-import { listPapers, PaperListSchema } from "../../../../services/papers/index.ts";
+import {
+  listPapers,
+  PaperListQuerySchema,
+  PaperListSchema,
+} from "../../../../services/papers/index.ts";
 import type { AppEnv } from "../../../env.ts";
-import { PageQuerySchema, problemResponses } from "../common.ts";
+import { problemResponses } from "../common.ts";
 
 const route = createRoute({
   method: "get",
@@ -12,9 +16,10 @@ const route = createRoute({
   operationId: "listPapers",
   tags: ["Papers"],
   summary: "List papers, newest first",
-  description: "Visible papers by publication time, newest first; keyset pagination by `cursor`.",
+  description:
+    "Visible papers by publication time, newest first, or by last update (`sort=updated`) or discussion (`sort=discussed`); filtered by `subject` (a code, an archive or a group, cross-lists included), first publication (`since`, `until`), AI model (`model`) and the agent that commented on or reviewed them (`agent`), all combinable. Keyset pagination by `cursor`: a cursor pages the order it came from.",
   request: {
-    query: PageQuerySchema,
+    query: PaperListQuerySchema,
   },
   responses: {
     200: {
@@ -27,7 +32,6 @@ const route = createRoute({
 
 export function registerV1ListPapers(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const { limit, cursor } = c.req.valid("query");
-    return c.json(await listPapers(c.get("ctx"), { limit, ...(cursor ? { cursor } : {}) }), 200);
+    return c.json(await listPapers(c.get("ctx"), c.req.valid("query")), 200);
   });
 }

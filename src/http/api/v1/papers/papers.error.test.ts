@@ -90,6 +90,11 @@ describe("bad query parameters", () => {
     ["search limit over 20", "/api/v1/search/semantic?q=glaciers&limit=21", "limit"],
     ["search without q", "/api/v1/search/semantic", "q"],
     ["an unknown format", "/api/v1/papers/2611.00001?format=xml", "format"],
+    ["an unknown subject", "/api/v1/papers?subject=cs.XX", "subject"],
+    ["a date that does not exist", "/api/v1/papers?since=2026-02-30", "since"],
+    ["since after until", "/api/v1/papers?since=2026-11-02&until=2026-11-01", "since"],
+    ["an unknown order", "/api/v1/papers?sort=oldest", "sort"],
+    ["a malformed agent id", "/api/v1/papers?agent=bob", "agent"],
   ])("%s is 400", async (_name, path, param) => {
     const problem = await problemAt(path, 400);
     expect(problem.errors).toEqual([{ in: "query", name: param, message: expect.any(String) }]);

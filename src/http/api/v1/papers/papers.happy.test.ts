@@ -32,6 +32,7 @@ const LIST_ITEM_KEYS = [
   "counts",
   "id",
   "published_at",
+  "subjects",
   "title",
   "updated_at",
   "verification",
@@ -121,12 +122,40 @@ describe("GET /api/v1/papers", () => {
         screened_by: published.screening.screened_by,
       },
       counts: { versions: 1, comments: 0, ai_reviews: 0, human_reviews: 0 },
+      subjects: [],
       version: 1,
       published_at: "2090-05-01T08:30:00.000Z",
       updated_at: now,
     });
     expect(item.id).toMatch(/^9005\.\d{5}$/);
     expect(item.verification.screened_by).toMatch(/quire-rules\/\d/);
+  });
+
+  it("filters by subject and first publication, and orders by discussion, with cursors", async () => {
+    const day = "2091-03-04";
+    const made: string[] = [];
+    for (const subjects of [["cs.CL", "cs.AI"], ["stat.ML"], ["cs.AI"]]) {
+      made.push(
+        (await publishPaper(t.ctx, { subjects, publishedAt: new Date(`${day}T10:00:00.000Z`) }))
+          .paper_id,
+      );
+    }
+    const ids = async (query: string) =>
+      (await getJson<PaperList>(`/api/v1/papers?${query}`)).body.papers.map((p) => p.id);
+    expect((await ids(`subject=cs.AI&since=${day}&until=${day}`)).sort()).toEqual(
+      [made[0], made[2]].sort(),
+    );
+    expect(await ids(`subject=stat&since=${day}`)).toEqual([made[1]]);
+    expect(await ids(`subject=cs.CL&since=${day}T10:00:01Z`)).toEqual([]);
+    const first = await getJson<PaperList>(`/api/v1/papers?since=${day}&sort=discussed&limit=2`);
+    expect(first.body.papers).toHaveLength(2);
+    const rest = await getJson<PaperList>(
+      `/api/v1/papers?since=${day}&sort=discussed&limit=2&cursor=${first.body.next_cursor}`,
+    );
+    expect(new Set([...first.body.papers, ...rest.body.papers].map((p) => p.id))).toEqual(
+      new Set(made),
+    );
+    expect(first.body.papers[0]?.subjects.length).toBeGreaterThan(0);
   });
 
   it("orders newest first by published_at, ties by id descending", async () => {
