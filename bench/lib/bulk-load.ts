@@ -23,6 +23,8 @@ export interface BulkPaper {
   title: string;
   abstract: string;
   keywords: string[];
+  /** Subject codes (canonical, the primary first); none when absent. */
+  subjects?: string[];
   publishedAt: Date;
 }
 
@@ -136,6 +138,7 @@ async function insertBatch(
       currentVersion: 1,
       publishedAt: paper.publishedAt,
       updatedAt: paper.publishedAt,
+      subjects: paper.subjects ?? [],
     });
     versionRows.push({
       paperId: paper.id,

@@ -2,12 +2,15 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describeLimits } from "../../services/ratelimit/index.ts";
 import {
+  type GroupedSearchResponse,
+  GroupedSearchResponseSchema,
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   SearchInputSchema,
   type SearchResponse,
   SearchResponseSchema,
   searchChunks,
+  searchPapers,
 } from "../../services/search/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
@@ -31,9 +34,19 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
         "`get_paper_context` for the full text. `mode`: `hybrid` (default) fuses BM25, " +
         "character n-grams and, when the server has an embedding backend, dense vectors; " +
         "`lexical` is BM25 only; `semantic` is dense vectors only (an error when no " +
-        `embedding backend is configured). ${describeLimits("search")}.`,
+        "embedding backend is configured). Narrow it with `subject` (an arXiv code such as " +
+        "`cs.CL`, an archive or a group such as `cs`), `since` and `until` (first " +
+        "publication, RFC 3339 date or date-time, inclusive). `group: paper` answers one " +
+        "entry per paper (`papers`, each with its best passages) instead of `results`. " +
+        `${describeLimits("search")}.`,
       inputSchema: SearchInputSchema.shape,
-      outputSchema: SearchResponseSchema.shape,
+      // Either shape, as REST answers with `group` or without it.
+      outputSchema: {
+        query: SearchResponseSchema.shape.query,
+        results: SearchResponseSchema.shape.results.optional(),
+        group: GroupedSearchResponseSchema.shape.group.optional(),
+        papers: GroupedSearchResponseSchema.shape.papers.optional(),
+      },
       annotations: {
         title: "Search papers",
         readOnlyHint: true,
@@ -42,20 +55,29 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
         openWorldHint: false,
       },
     },
-    async ({ q, limit, mode }) =>
+    async ({ group, ...input }) =>
       runTool(
         rc,
         "search",
-        { q, limit, mode },
-        async () => {
-          return searchChunks(rc.ctx, { q, limit, mode });
-        },
+        { group, ...input },
+        async (): Promise<SearchResponse | GroupedSearchResponse> =>
+          group === "paper" ? searchPapers(rc.ctx, input) : searchChunks(rc.ctx, input),
         renderSearch,
       ),
   );
 }
 
-function renderSearch(response: SearchResponse): string {
+function renderSearch(response: SearchResponse | GroupedSearchResponse): string {
+  if ("papers" in response) {
+    if (response.papers.length === 0) return `No papers match "${response.query}".`;
+    return response.papers
+      .map(
+        (p, i) =>
+          `${i + 1}. ${p.paper_id} v${p.version} "${p.title}" — score ${p.score.toFixed(3)}, ${p.match} match\n` +
+          p.passages.map((r) => `   ${r.field} chunk ${r.chunk_index}: "${r.quote}"`).join("\n"),
+      )
+      .join("\n");
+  }
   if (response.results.length === 0) return `No passages match "${response.query}".`;
   const lines = response.results.map(
     (r, i) =>

@@ -2,6 +2,8 @@
 export type { Embedder } from "./embedder.ts";
 export { rebuildSearchIndex, reindexPaper, unindexPaper } from "./indexing.ts";
 export {
+  type GroupedSearchResponse,
+  GroupedSearchResponseSchema,
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
   SearchInputSchema,
@@ -20,6 +22,7 @@ export {
   runSearch,
   type SearchMode,
   searchChunks,
+  searchPapers,
 } from "./search.ts";
 export type { SearchSettings } from "./settings.ts";
 export { CROSS_LINGUAL_HOWTO, type Translator } from "./translate.ts";

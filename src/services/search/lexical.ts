@@ -277,6 +277,8 @@ export async function bm25Search(
   stats: Bm25Statistics,
   params: Bm25Params,
   limit: number,
+  /** Rank only these chunks (a narrow filter's); all chunks when absent. */
+  allowed?: ReadonlySet<number>,
 ): Promise<Bm25Result> {
   const { terms, idf, averageLength, members } = stats;
   const empty = {
@@ -370,6 +372,17 @@ export async function bm25Search(
   for (const term of scanned) {
     const list = perTerm.get(term);
     if (list) merged = mergeSorted(merged, sortedByChunk(list));
+  }
+  if (allowed) {
+    const ids: number[] = [];
+    const scores: number[] = [];
+    merged.ids.forEach((id, k) => {
+      if (allowed.has(id)) {
+        ids.push(id);
+        scores.push(merged.scores[k]!);
+      }
+    });
+    merged = { ids, scores };
   }
   const best = topScores(merged, depth);
   if (looked.length === 0 || best.length === 0)

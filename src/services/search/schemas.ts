@@ -1,5 +1,6 @@
 /** @module Semantic search shapes (docs/contract/: the specification and DECISIONS.md). */
 import { z } from "@hono/zod-openapi";
+import { SearchFiltersSchema } from "../filters/index.ts";
 import { text } from "../text.ts";
 
 export const SEARCH_LIMIT = { min: 1, max: 20, default: 8 } as const;
@@ -59,11 +60,24 @@ export const SearchModeSchema = z
       "only; refused when no embedding backend is configured.",
   );
 
+/** Passages shown per paper when results are grouped by paper. */
+export const PASSAGES_PER_PAPER = 3;
+
+/** `group`: `paper` gives one entry per paper with its best passages. */
+export const SearchGroupSchema = z
+  .enum(["paper"])
+  .optional()
+  .describe(
+    `\`paper\`: one entry per paper (at most \`limit\` papers, best first), each with its best passages (up to ${PASSAGES_PER_PAPER}); absent: passages, one per result.`,
+  );
+
 /** The input of `searchChunks`, which REST, MCP and the home page all derive from. */
 export const SearchInputSchema = z.object({
   q: SearchQuerySchema,
   limit: SearchLimitSchema,
   mode: SearchModeSchema,
+  ...SearchFiltersSchema.shape,
+  group: SearchGroupSchema,
 });
 
 const SearchResultSchema = z
@@ -97,5 +111,28 @@ export const SearchResponseSchema = z
   .object({ query: z.string(), results: z.array(SearchResultSchema) })
   .openapi("SearchResponse");
 
+export const SearchPaperSchema = z
+  .object({
+    paper_id: z.string(),
+    title: z.string(),
+    version: z.number().int(),
+    score: z.number().min(0).max(1).openapi({ description: "Its best passage's score." }),
+    match: z.enum(["close", "weak"]).openapi({ description: "Its best passage's match." }),
+    passages: z.array(SearchResultSchema).openapi({
+      description: `Its best passages, best first (up to ${PASSAGES_PER_PAPER}).`,
+    }),
+  })
+  .openapi("SearchPaper");
+
+export const GroupedSearchResponseSchema = z
+  .object({
+    query: z.string(),
+    group: z.literal("paper"),
+    papers: z.array(SearchPaperSchema),
+  })
+  .openapi("GroupedSearchResponse");
+
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type SearchPaper = z.infer<typeof SearchPaperSchema>;
+export type GroupedSearchResponse = z.infer<typeof GroupedSearchResponseSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

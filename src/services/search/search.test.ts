@@ -7,7 +7,8 @@ import type { ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { getPaperSpans, type PublishInput, publishVersion } from "../papers/index.ts";
 import { unindexPaper } from "./indexing.ts";
-import { channelsFor, ORIGINAL_CONFIGS, rankChunks, searchChunks } from "./search.ts";
+import { PASSAGES_PER_PAPER } from "./schemas.ts";
+import { channelsFor, ORIGINAL_CONFIGS, rankChunks, searchChunks, searchPapers } from "./search.ts";
 
 let database: Database;
 let ctx: ServiceContext;
@@ -289,5 +290,83 @@ describe("a Spanish question", () => {
     } finally {
       await unindexPaper(ctx, spanish.paper_id);
     }
+  });
+});
+
+describe("filters and grouping", () => {
+  const filtered = (q: string, extra: Partial<Parameters<typeof searchChunks>[1]>, scan?: number) =>
+    searchChunks(
+      {
+        ...anonymous(),
+        ...(scan === undefined ? {} : { search: { ...ctx.search, filterScanChunks: scan } }),
+      },
+      { q, mode: "lexical", ...extra },
+    );
+
+  it("keeps only papers of the subject and first-publication window, exactly or from a deeper pool", async () => {
+    const op = { ...ctx, caller: operator };
+    const made: Record<string, string> = {};
+    for (const [key, subjects, day] of [
+      ["old", ["physics.ao-ph"], "2020-01-15"],
+      ["new", ["physics.ao-ph", "stat.AP"], "2026-10-10"],
+      ["other", ["cs.DB"], "2026-10-10"],
+    ] as const) {
+      const result = await publishVersion(op, {
+        ...paper(
+          `Monsoon rainfall persistence ${key}`,
+          `Monsoon rainfall persistence measured at ${key} stations shows long dry spells and wet spells, and the persistence of monsoon rainfall anomalies across seasons.`,
+        ),
+        subjects: [...subjects],
+        publishedAt: new Date(`${day}T12:00:00.000Z`),
+      });
+      if (result.outcome !== "published") throw new Error(JSON.stringify(result));
+      made[key] = result.paper_id;
+    }
+    try {
+      const ids = (r: Awaited<ReturnType<typeof searchChunks>>) =>
+        new Set(r.results.map((x) => x.paper_id));
+      const all = await filtered("monsoon rainfall persistence", {});
+      expect(ids(all)).toEqual(new Set(Object.values(made)));
+      for (const scan of [undefined, 0]) {
+        // `0`: the filter counts as broad, and is applied to the candidates.
+        expect(
+          ids(await filtered("monsoon rainfall persistence", { subject: "physics" }, scan)),
+        ).toEqual(new Set([made.old, made.new]));
+        expect(
+          ids(
+            await filtered(
+              "monsoon rainfall persistence",
+              { subject: "physics.ao-ph", since: "2026-01-01", until: "2026-12-31" },
+              scan,
+            ),
+          ),
+        ).toEqual(new Set([made.new]));
+        expect(
+          ids(await filtered("monsoon rainfall persistence", { subject: "stat" }, scan)),
+        ).toEqual(new Set([made.new]));
+        expect((await filtered("glacier", { subject: "cs.DB" }, scan)).results).toEqual([]);
+      }
+      await expect(filtered("monsoon", { subject: "nope" })).rejects.toBeInstanceOf(Invalid);
+      await expect(
+        filtered("monsoon", { since: "2026-10-11", until: "2026-10-10" }),
+      ).rejects.toBeInstanceOf(Invalid);
+    } finally {
+      for (const id of Object.values(made)) await unindexPaper(ctx, id);
+    }
+  });
+
+  it("groups passages by paper, best paper first, each with its best passages", async () => {
+    const grouped = await searchPapers(anonymous(), { q: "melanoma tumour burden", limit: 2 });
+    expect(grouped.group).toBe("paper");
+    expect(grouped.papers.length).toBeLessThanOrEqual(2);
+    expect(new Set(grouped.papers.map((p) => p.paper_id)).size).toBe(grouped.papers.length);
+    for (const p of grouped.papers) {
+      expect(p.passages.length).toBeGreaterThan(0);
+      expect(p.passages.length).toBeLessThanOrEqual(PASSAGES_PER_PAPER);
+      expect(p.passages.every((r) => r.paper_id === p.paper_id)).toBe(true);
+      expect(p.score).toBe(p.passages[0]?.score);
+    }
+    const scores = grouped.papers.map((p) => p.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 });

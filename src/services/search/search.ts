@@ -5,6 +5,14 @@ import type { Db } from "../../db/client.ts";
 import { pgArray, readInParts, rowsOf } from "../../db/sql.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { type FieldIssue, Invalid } from "../errors.ts";
+import {
+  hasFilters,
+  type PaperFilters,
+  paperFilterSql,
+  parsePaperFilters,
+  SearchFiltersSchema,
+} from "../filters/index.ts";
+import { issuesFromZod } from "../validation.ts";
 import { denseCandidates, vectorLiteral } from "./dense.ts";
 import { embedQuery } from "./embed-query.ts";
 import { applyGlossary, englishCognates } from "./glossary.ts";
@@ -12,10 +20,13 @@ import { searchableLanguages, searchLanguageOf, type TextConfig } from "./indexi
 import { bm25Scores, bm25Search, bm25Statistics } from "./lexical.ts";
 import { analyseQuery, CLOSE_MATCH_COVERAGE, matchChunks, queryWeights } from "./matches.ts";
 import {
+  type GroupedSearchResponse,
+  PASSAGES_PER_PAPER,
   SEARCH_LIMIT,
   SearchLimitSchema,
   type SearchMode,
   SearchModeSchema,
+  type SearchPaper,
   SearchQuerySchema,
   type SearchResponse,
   type SearchResult,
@@ -33,6 +44,11 @@ export interface SearchInput {
   q: string;
   limit?: number;
   mode?: SearchMode;
+  /** Only papers with this subject (a code, an archive or a group; services/filters). */
+  subject?: string | undefined;
+  /** Only papers first published in this window (RFC 3339 dates or date-times, inclusive). */
+  since?: string | undefined;
+  until?: string | undefined;
 }
 
 /** What front ends other than the API may ask beyond the API's input. */
@@ -223,15 +239,56 @@ export async function searchChunks(
   input: SearchInput,
   options: SearchOptions = {},
 ): Promise<SearchResponse> {
-  const { query, limit, mode } = validate(ctx, input, options);
+  const { query, limit, mode, filters } = validate(ctx, input, options);
   return runSearch(ctx, {
     query,
     limit,
     mode,
+    filters,
     channels: channelsFor(ctx, mode),
     // Translation starts now, while the search looks up which languages the index holds.
     wordings: queryVariants(ctx, query),
   });
+}
+
+/** How deep a grouped search reads passages to fill `limit` papers. */
+const GROUPED_DEPTH = 100;
+
+/**
+ * The search grouped by paper: the ranking of `searchChunks`, read deeper, one entry per paper
+ * in order of its best passage, each with its best passages; at most `limit` papers.
+ */
+export async function searchPapers(
+  ctx: ServiceContext,
+  input: SearchInput,
+): Promise<GroupedSearchResponse> {
+  const { query, limit, mode, filters } = validate(ctx, input, {});
+  const passages = await runSearch(ctx, {
+    query,
+    limit: Math.min(GROUPED_DEPTH, limit * 5),
+    mode,
+    filters,
+    channels: channelsFor(ctx, mode),
+    wordings: queryVariants(ctx, query),
+  });
+  const papers = new Map<string, SearchPaper>();
+  for (const r of passages.results) {
+    const seen = papers.get(r.paper_id);
+    if (seen) {
+      if (seen.passages.length < PASSAGES_PER_PAPER) seen.passages.push(r);
+      continue;
+    }
+    if (papers.size === limit) continue;
+    papers.set(r.paper_id, {
+      paper_id: r.paper_id,
+      title: r.title,
+      version: r.version,
+      score: r.score,
+      match: r.match,
+      passages: [r],
+    });
+  }
+  return { query, group: "paper", papers: [...papers.values()] };
 }
 
 /** A search with every choice made: what `searchChunks` runs once the input is valid. */
@@ -240,6 +297,8 @@ export interface SearchPlan {
   query: string;
   limit: number;
   mode: SearchMode;
+  /** Only chunks of papers these filters keep; null or absent: every visible paper. */
+  filters?: PaperFilters | null;
   /** The ranking channels: `channelsFor(ctx, mode)`. */
   channels: readonly Channel[];
   /** The wordings ranked and fused: `queryVariants(ctx, query)`. */
@@ -249,6 +308,7 @@ export interface SearchPlan {
 /** Ranks each wording, fuses the rankings and shows the best `limit` chunks. */
 export async function runSearch(ctx: ServiceContext, plan: SearchPlan): Promise<SearchResponse> {
   const { query, limit, mode, channels } = plan;
+  const filters = plan.filters ?? null;
   // A wording that ranks the papers of one language only is skipped when the index holds no
   // chunk in that language (an English-only archive runs one wording, not four); the
   // wordings for every paper start ranking without waiting for that answer.
@@ -263,11 +323,11 @@ export async function runSearch(ctx: ServiceContext, plan: SearchPlan): Promise<
   analysed.catch(() => {});
   const perWording = await Promise.all(
     wordings.map(async (v) => {
-      if (!v.language) return rankChunks(ctx, v.text, channels, limit, v);
+      if (!v.language) return rankChunks(ctx, v.text, channels, limit, v, filters);
       if (!(await indexed).has(v.language)) return null;
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.
-      const deep = await rankChunks(ctx, v.text, channels, 3 * limit, v);
+      const deep = await rankChunks(ctx, v.text, channels, 3 * limit, v, filters);
       const languages = await chunkLanguages(
         publicReadDb(ctx),
         deep.map((r) => r.chunkId),
@@ -328,10 +388,19 @@ function validate(ctx: ServiceContext, input: SearchInput, options: SearchOption
         "semantic needs an embedding backend and this server has none configured (EMBEDDINGS_URL); use hybrid or lexical",
     });
   }
+  const filterInput = { subject: input.subject, since: input.since, until: input.until };
+  const checked = SearchFiltersSchema.safeParse(filterInput);
+  if (!checked.success) issues.push(...issuesFromZod("query", checked.error.issues));
   if (issues.length > 0 || !q.success || !limit.success || !mode.success) {
     throw new Invalid("The search request is invalid; see errors.", issues);
   }
-  return { query: q.data, limit: limit.data, mode: mode.data };
+  const filters = parsePaperFilters(filterInput);
+  return {
+    query: q.data,
+    limit: limit.data,
+    mode: mode.data,
+    filters: hasFilters(filters) ? filters : null,
+  };
 }
 
 /** The channels a mode ranks with on this server. */
@@ -352,9 +421,14 @@ export async function rankChunks(
   channelList: readonly Channel[],
   limit: number,
   wording: Pick<QueryVariant, "configs" | "groups">,
+  filters: PaperFilters | null = null,
 ): Promise<ScoredChunk[]> {
   const db = publicReadDb(ctx);
   const settings = searchSettings(ctx.search);
+  // A filter keeping a small part of the archive is applied inside BM25's scan (exactly: the
+  // best chunks among those it keeps); a broad one is applied to a deeper candidate pool.
+  const allowed = filters ? allowedChunks(db, filters, settings.filterScanChunks) : null;
+  allowed?.catch(() => {});
   const channels = new Set(channelList);
   const embedder = channels.has("dense") ? ctx.embedder : undefined;
   // The query embedding is the slow part when dense is on: start it first.
@@ -365,14 +439,16 @@ export async function rankChunks(
   // BM25 alone needs no re-scoring: a short list, but a fixed one, so that its z-scores
   // (and so the scores shown) do not depend on `limit`.
   const onlyBm25 = channels.size === 1 && channels.has("bm25");
-  const depth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
+  const baseDepth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
   // Three independent chains, in parallel: BM25's postings scan and the sparse channel's
   // document frequencies (both need only the query's statistics), and the dense search.
   const lexicalChain = async () => {
     if (!lexical) return { bm25: null, gramVector: null };
     const stats = await bm25Statistics(db, query, wording.configs, wording.groups);
+    const kept = allowed ? await allowed : null;
+    const depth = kept && !kept.exact ? BROAD_FILTER_DEPTH * baseDepth : baseDepth;
     const [found, grams] = await Promise.all([
-      bm25Search(db, stats, settings, depth),
+      bm25Search(db, stats, settings, depth, kept?.exact ? kept.chunks : undefined),
       channels.has("sparse") ? queryGramVector(db, query, stats.lexemes, stats.chunks) : null,
     ]);
     return { bm25: found, gramVector: found.hits.length > 0 ? grams : null };
@@ -385,7 +461,7 @@ export async function rankChunks(
             db,
             embedder.model,
             vector,
-            settings.denseCandidates,
+            filters ? BROAD_FILTER_DEPTH * settings.denseCandidates : settings.denseCandidates,
             settings.efSearch,
           )
         : [];
@@ -397,8 +473,14 @@ export async function rankChunks(
   ]);
   const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
 
-  const candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
+  let candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
   for (const hit of dense) candidates.add(hit.chunkId);
+  if (filters && candidates.size > 0) {
+    const kept = await allowed!;
+    candidates = kept.exact
+      ? new Set([...candidates].filter((id) => kept.chunks.has(id)))
+      : await keptCandidates(db, [...candidates], filters);
+  }
   if (candidates.size === 0) return [];
   const facts = await candidateFacts(db, [...candidates], gramVector, denseSpec);
   if (facts.length === 0) return [];
@@ -458,6 +540,43 @@ function candidateZ(values: number[]): (score: number) => number {
  */
 function unitScore(fused: number, curve: { a: number; c: number }): number {
   return 1 / (1 + Math.exp(-(curve.a * fused + curve.c)));
+}
+
+/** A broad filter's candidate pools are this many times deeper, since it drops some of them. */
+const BROAD_FILTER_DEPTH = 2;
+
+/**
+ * The indexed chunks of the papers `filters` keeps, when they are few (`exact`: BM25 then
+ * ranks only them, so a narrow filter loses nothing); otherwise `exact` is false and the
+ * candidates are filtered instead (`keptCandidates`).
+ */
+async function allowedChunks(
+  db: Db,
+  filters: PaperFilters,
+  most: number,
+): Promise<{ exact: boolean; chunks: ReadonlySet<number> }> {
+  const rows = await rowsOf<{ chunk_id: string | number }>(
+    db,
+    sql`select s.chunk_id::int8 as chunk_id
+        from search_chunks s
+        join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
+        where ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}
+        limit ${most + 1}`,
+  );
+  if (rows.length > most) return { exact: false, chunks: new Set() };
+  return { exact: true, chunks: new Set(rows.map((r) => Number(r.chunk_id))) };
+}
+
+/** The candidates whose papers `filters` keeps. */
+async function keptCandidates(db: Db, ids: number[], filters: PaperFilters): Promise<Set<number>> {
+  const rows = await rowsOf<{ chunk_id: string | number }>(
+    db,
+    sql`select s.chunk_id::int8 as chunk_id
+        from search_chunks s join papers p on p.id = s.paper_id
+        where s.chunk_id = any(${pgArray(ids, "int8")})
+          and ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}`,
+  );
+  return new Set(rows.map((r) => Number(r.chunk_id)));
 }
 
 interface Fact {

@@ -26,6 +26,12 @@ export interface SearchSettings {
    * word's dictionary translations form one synonym group (ADR 0036).
    */
   translationSenses: boolean;
+  /**
+   * A filter (`subject`, `since`, `until`) whose papers have at most this many indexed chunks
+   * is applied inside BM25's scan, exactly; a broader one is applied to candidate pools twice
+   * as deep (listing its chunks would cost more than it saves).
+   */
+  filterScanChunks: number;
 }
 
 /**
@@ -50,6 +56,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
     semantic: { a: 0.8736, c: -5.8638 },
   },
   translationSenses: true,
+  filterScanChunks: 20_000,
 };
 
 export function searchSettings(overrides: Partial<SearchSettings> | undefined): SearchSettings {

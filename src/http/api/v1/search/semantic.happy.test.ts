@@ -86,6 +86,27 @@ describe("GET /api/v1/search/semantic", () => {
     }
   });
 
+  it("groups by paper with group=paper, and narrows by subject and dates", async () => {
+    const grouped = (await search("q=glacier%20thinning&group=paper&limit=3")) as unknown as {
+      query: string;
+      group: string;
+      papers: { paper_id: string; passages: unknown[] }[];
+    };
+    expect(Object.keys(grouped).sort()).toEqual(["group", "papers", "query"]);
+    expect(grouped.group).toBe("paper");
+    expect(grouped.papers[0]?.paper_id).toBe(glacier);
+    expect(grouped.papers[0]?.passages.length).toBeGreaterThan(0);
+    // The factory's papers have no subjects: a subject filter keeps none of them.
+    expect((await search("q=glacier%20thinning&subject=physics.ao-ph")).results).toEqual([]);
+    expect((await search("q=glacier%20thinning&since=2000-01-01")).results[0]?.paper_id).toBe(
+      glacier,
+    );
+    const bad = await t.app.request("/api/v1/search/semantic?q=glacier&subject=xx&since=never");
+    expect(bad.status).toBe(400);
+    const problem = (await bad.json()) as { errors: { name: string }[] };
+    expect(problem.errors.map((e) => e.name).sort()).toEqual(["since", "subject"]);
+  });
+
   it("answers an empty list when nothing matches", async () => {
     const body = await search("q=zzyzx%20qwertyuiop");
     expect(body).toEqual({ query: "zzyzx qwertyuiop", results: [] });

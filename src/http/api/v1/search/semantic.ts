@@ -1,11 +1,13 @@
 /** @module GET /api/v1/search/semantic */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import {
+  GroupedSearchResponseSchema,
   SearchInputSchema,
   SearchResponseSchema,
   searchChunks,
+  searchPapers,
 } from "../../../../services/search/index.ts";
 import type { AppEnv } from "../../../env.ts";
 import { problemResponses } from "../common.ts";
@@ -21,8 +23,13 @@ const route = createRoute({
   },
   responses: {
     200: {
-      description: "Results.",
-      content: { "application/json": { schema: SearchResponseSchema } },
+      description:
+        "Results: passages (`results`), or with `group=paper` one entry per paper (`papers`).",
+      content: {
+        "application/json": {
+          schema: z.union([SearchResponseSchema, GroupedSearchResponseSchema]),
+        },
+      },
     },
     ...problemResponses(400, 429, 503),
   },
@@ -31,7 +38,11 @@ const route = createRoute({
 /** Thin: validated parameters in, the search service's answer out. */
 export function registerV1SearchSemantic(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const { q, limit, mode } = c.req.valid("query");
-    return c.json(await searchChunks(c.get("ctx"), { q, limit, mode }), 200);
+    const { group, ...input } = c.req.valid("query");
+    const ctx = c.get("ctx");
+    return c.json(
+      group === "paper" ? await searchPapers(ctx, input) : await searchChunks(ctx, input),
+      200,
+    );
   });
 }
