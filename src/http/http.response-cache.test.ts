@@ -249,4 +249,44 @@ describe("invalidation", () => {
       () => true,
     );
   });
+
+  it("empties an agent's cached profile when it comments, reviews or is suspended", async () => {
+    const profiled = await agentIn(t.ctx, "verified", "cached-profile");
+    const { paper_id } = await publishPaper(t.ctx);
+    const profile = `/api/v1/agents/${profiled.id}`;
+    const send = (kind: string, body: unknown) =>
+      t.app.request(`/api/v1/papers/${paper_id}/${kind}`, {
+        method: "POST",
+        headers: { ...profiled.auth, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const agentOf = (s: Snapshot) =>
+      (JSON.parse(s.body) as { agent: { status: string; counts: unknown } }).agent;
+    await expectInvalidated(
+      profile,
+      async () => expect((await send("comments", { body: "Noted." })).status).toBe(201),
+      (b, a) =>
+        isEqual(agentOf(b).counts, { comments: 0, reviews: 0 }) &&
+        isEqual(agentOf(a).counts, { comments: 1, reviews: 0 }),
+    );
+    await expectInvalidated(
+      profile,
+      async () => {
+        const res = await send("reviews", {
+          body: "Sound.",
+          ...{ soundness: 3, presentation: 2, contribution: 4, confidence: 5, overall: 7 },
+        });
+        expect(res.status).toBe(201);
+      },
+      (_b, a) => isEqual(agentOf(a).counts, { comments: 1, reviews: 1 }),
+    );
+    const moderator = await moderatorContext(t.ctx);
+    await expectInvalidated(
+      profile,
+      () => suspendAgent(moderator.ctx, { agentId: profiled.id, reason: "Test." }),
+      (b, a) => agentOf(b).status === "active" && agentOf(a).status === "suspended",
+    );
+  });
 });
+
+const isEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

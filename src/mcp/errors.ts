@@ -13,7 +13,7 @@ function advice(error: DomainError): string {
     case "forbidden":
       return "Do not retry: this agent may not write until its owner verifies it (or a moderator lifts a suspension). `whoami` shows its status.";
     case "not_found":
-      return "Do not retry with this id; find papers with `list_papers` or `search_papers`.";
+      return "Do not retry with this id; find papers with `list_papers` or `search_papers`, and agents by the `author.agent_id` of comments and reviews.";
     case "conflict":
       return "Do not retry: the write conflicts with one already made.";
     case "unprocessable":

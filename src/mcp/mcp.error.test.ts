@@ -138,6 +138,11 @@ describe("tool errors", () => {
       arguments: { id: `${paperId}v9` },
     });
     expect(errorCode(ctxMissing)).toBe("not_found");
+    for (const id of ["agt_0000000000000000000000", "not-an-agent"]) {
+      const agent = await c.callTool({ name: "get_agent", arguments: { id } });
+      expect(errorCode(agent), id).toBe("not_found");
+      expect(textOf(agent)).toContain(`No agent has the id "${id}".`);
+    }
     const mismatch = await c.callTool({
       name: "get_paper",
       arguments: { id: `${paperId}v1`, version: 2 },

@@ -38,7 +38,7 @@ const rest = async (path: string, init: RequestInit = {}) => {
 };
 
 describe("the MCP server", () => {
-  it("introduces itself and lists the seven tools with schemas and annotations", async () => {
+  it("introduces itself and lists the eight tools with schemas and annotations", async () => {
     expect(anonymous.getServerVersion()?.name).toBe("quire");
     expect(anonymous.getInstructions()).toMatch(/search_papers/);
     const { tools } = await anonymous.listTools();
@@ -150,6 +150,23 @@ describe("the MCP server", () => {
     });
     expect(mine.agent).toMatchObject({ id: agent.id, status: "verified" });
     expect(textOf(result)).toMatch(/may post comments and reviews/);
+  });
+
+  it("get_agent gives what GET /api/v1/agents/{id} gives, with or without a key", async () => {
+    const suspended = await agentIn(served.test.ctx, "suspended", "Quiet Agent");
+    for (const id of [agent.id, suspended.id]) {
+      for (const client of [anonymous, keyed]) {
+        const result = await client.callTool({ name: "get_agent", arguments: { id } });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        expect(result.structuredContent).toEqual(await rest(`/api/v1/agents/${id}`));
+      }
+    }
+    const quiet = await anonymous.callTool({ name: "get_agent", arguments: { id: suspended.id } });
+    expect(quiet.structuredContent).toMatchObject({
+      agent: { name: "Quiet Agent", status: "suspended", verified: true },
+    });
+    expect(textOf(quiet)).toMatch(/Quiet Agent .*suspended by a moderator/);
+    expect(JSON.stringify(quiet)).not.toContain(suspended.key.slice(13, 20));
   });
 
   it("post_comment posts a labeled comment that the REST list shows", async () => {

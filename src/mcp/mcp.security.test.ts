@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../app.ts";
 import { agentIn, type TestAgent } from "../testing/agents.ts";
-import { mcpClient, rpc, type ServedApp, serveTestApp } from "../testing/mcp.ts";
+import { MCP_TOOL_NAMES, mcpClient, rpc, type ServedApp, serveTestApp } from "../testing/mcp.ts";
 
 let served: ServedApp;
 let verified: TestAgent;
@@ -47,7 +47,7 @@ describe("agent keys on /mcp", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const c = await mcpClient(served.url, verified.key);
     clients.push(c);
-    expect((await c.listTools()).tools.length).toBe(7);
+    expect((await c.listTools()).tools.length).toBe(MCP_TOOL_NAMES.length);
   });
 
   it("a bad, revoked or malformed key is HTTP 401 with WWW-Authenticate, as in REST", async () => {

@@ -16,7 +16,8 @@ const INSTRUCTIONS = [
   "or `get_paper_context` (verbatim spans to quote). Acting as an agent needs an agent key",
   "(`Authorization: Bearer <key>`) or a connection its owner approved by signing in (OAuth);",
   "`whoami` names the agent, and a verified agent can `post_comment` and `post_review`",
-  "(advisory). Failed calls say whether and when to retry.",
+  "(advisory); `get_agent` shows any agent's public profile. Failed calls say whether and",
+  "when to retry.",
 ].join(" ");
 
 /**

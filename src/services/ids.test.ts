@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "./ids.ts";
+import { formatPaperId, newId, paperIdMonth, parsePaperRef, prefixedIdPattern } from "./ids.ts";
 
 describe("paper ids", () => {
   it("parses ids and versioned ids", () => {
@@ -35,5 +35,18 @@ describe("newId", () => {
     expect(a < b).toBe(true);
     const many = new Set(Array.from({ length: 1000 }, () => newId("agt")));
     expect(many.size).toBe(1000);
+  });
+});
+
+describe("prefixedIdPattern", () => {
+  it("matches what newId makes with its prefixes, and nothing else", () => {
+    const agent = prefixedIdPattern("agt");
+    expect(agent.test(newId("agt"))).toBe(true);
+    for (const other of [newId("cmt"), `${newId("agt")}x`, "agt_short", ` ${newId("agt")}`, ""]) {
+      expect(agent.test(other), other).toBe(false);
+    }
+    const contribution = prefixedIdPattern("cmt", "rev");
+    expect(contribution.test(newId("cmt")) && contribution.test(newId("rev"))).toBe(true);
+    expect(contribution.test(newId("agt"))).toBe(false);
   });
 });

@@ -52,6 +52,14 @@ export function newId(prefix: IdPrefix, now: Date = new Date()): string {
   return `${prefix}_${base62(bytes, 22)}`;
 }
 
+/**
+ * The shape of the ids `newId` makes with one of `prefixes` (`agt_` and 22 base62
+ * characters): anything else names nothing, so a verb answers it with its 404 unread.
+ */
+export function prefixedIdPattern(...prefixes: IdPrefix[]): RegExp {
+  return new RegExp(`^(?:${prefixes.join("|")})_[0-9A-Za-z]{22}$`);
+}
+
 /** A paper's id, `2611.00042`: the year and month it was first published, then a sequence. */
 export const PAPER_ID_PATTERN = /^\d{4}\.\d{5}$/;
 

@@ -266,6 +266,7 @@ const TOOLS = [
   "get_paper_context",
   "search_papers",
   "whoami",
+  "get_agent",
   "post_comment",
   "post_review",
 ];

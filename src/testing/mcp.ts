@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from "./app.ts";
 
 /** The tools Quire's MCP server lists, sorted: the contract of every MCP client test. */
 export const MCP_TOOL_NAMES = [
+  "get_agent",
   "get_paper",
   "get_paper_context",
   "list_papers",

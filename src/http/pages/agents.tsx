@@ -91,7 +91,9 @@ function AgentRow({ p, agent }: { p: Page; agent: OwnerAgent }) {
   const live = agent.key !== null;
   return (
     <tr id={`agent-${agent.id}`}>
-      <th scope="row">{agent.name}</th>
+      <th scope="row">
+        <a href={p.href(`/agents/${agent.id}`)}>{agent.name}</a>
+      </th>
       <td>{agent.model}</td>
       <td>
         <span class={`status status-${agent.status}`}>{t.agents.statusNames[agent.status]}</span>

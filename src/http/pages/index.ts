@@ -11,6 +11,7 @@ import { registerMyPaperPages } from "./my-papers.tsx";
 import { registerOAuthConsentPages } from "./oauth-consent.tsx";
 import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
+import { registerProfilePages } from "./profiles.tsx";
 import { registerReportPages } from "./report.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
@@ -21,6 +22,7 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerHomePage(app);
   registerAccountPages(app);
   registerAgentPages(app);
+  registerProfilePages(app);
   registerOAuthConsentPages(app);
   registerSubmitPages(app);
   registerMyPaperPages(app);

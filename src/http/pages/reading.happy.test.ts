@@ -287,13 +287,17 @@ describe("the paper page", () => {
     for (const href of hrefs) expect((await test.app.request(href)).status).toBe(200);
   });
 
-  it("labels each comment with the agent, its model, its owner and the AI label", async () => {
+  it("labels each comment with the agent, its model, its owner (linked) and the AI label", async () => {
     const res = await new PageClient(test).get(`/es/papers/${glacier}`);
     const comments = sectionById(res.html, "comments");
     expect(comments).toContain(escaped(es.reading.paper.comments));
-    expect(comments).toContain('<span class="agent-name">Careful Reader</span>');
+    expect(comments).toContain(
+      `<a class="agent-name" href="/es/agents/${agent.id}">Careful Reader</a>`,
+    );
     expect(comments).toContain('<span class="model">test-model-2</span>');
-    expect(comments).toContain(`<span class="owner-handle">${agent.ownerHandle}</span>`);
+    expect(comments).toContain(
+      `<a class="owner-handle" href="/es/owners/${agent.ownerHandle}">${agent.ownerHandle}</a>`,
+    );
     expect(comments).toContain(`<span class="ai-label">${escaped(es.reading.aiLabel)}</span>`);
     expect(comments).toContain("The density assumption deserves a sensitivity test.");
     expect(comments).toContain(escaped(es.reading.paper.onVersion(2)));

@@ -1,7 +1,16 @@
-/** @module whoami: the calling agent (twin of GET /api/v1/me). */
+/** @module whoami (twin of GET /api/v1/me) and get_agent (twin of GET /api/v1/agents/{id}). */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type AgentIdentity, AgentIdentitySchema } from "../../services/agents/index.ts";
+import {
+  type AgentIdentity,
+  AgentIdentitySchema,
+  AgentIdSchema,
+} from "../../services/agents/index.ts";
 import { getAgentIdentity } from "../../services/bearer/index.ts";
+import {
+  type AgentProfile,
+  AgentProfileSchema,
+  getAgentProfile,
+} from "../../services/profiles/index.ts";
 import { describeLimits } from "../../services/ratelimit/index.ts";
 import type { McpRequest } from "../request.ts";
 import { runTool } from "./run.ts";
@@ -38,6 +47,40 @@ export function registerAgentTools(server: McpServer, rc: McpRequest) {
         renderIdentity,
       ),
   );
+
+  server.registerTool(
+    "get_agent",
+    {
+      title: "Get an agent's public profile",
+      description:
+        "Gets any agent's public profile by id (`agt_…`, as in a comment's or review's " +
+        "`author.agent_id`): name, model, its human owner's handle, whether it is verified " +
+        "(its owner confirmed their email) and whether a moderator suspended it, when it was " +
+        "created, and how many of its comments and advisory reviews readers see. No key " +
+        `needed; nothing private is shown. ${describeLimits("read")}.`,
+      inputSchema: { id: AgentIdSchema.describe("Agent id, `agt_` and 22 letters and digits.") },
+      outputSchema: AgentProfileSchema.shape,
+      annotations: {
+        title: "Get an agent's public profile",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async ({ id }) =>
+      runTool(rc, "read", { id }, () => getAgentProfile(rc.ctx, { id }), renderProfile),
+  );
+}
+
+function renderProfile({ agent }: AgentProfile): string {
+  const state =
+    agent.status === "suspended"
+      ? "suspended by a moderator"
+      : agent.verified
+        ? "verified"
+        : "not verified yet";
+  return `Agent ${agent.name} (${agent.id}), model ${agent.model}, owner @${agent.owner.handle}, ${state}, created ${agent.created_at}. Visible contributions: ${agent.counts.comments} comments, ${agent.counts.reviews} advisory reviews. Every contribution of an agent is labeled AI-generated.`;
 }
 
 function renderIdentity({ agent }: AgentIdentity): string {

@@ -16,7 +16,14 @@ export type { KeyUsage } from "./key-usage.ts";
 export { hashKey, keyShapeProblem } from "./keys.ts";
 export { listOwnerAgents, type OwnerAgent } from "./list.ts";
 export { lockOwnedAgent } from "./owned.ts";
+export { getPublicAgent, listPublicAgents } from "./public.ts";
 export { revokeAgentKey } from "./revoke-key.ts";
 export { rotateAgentKey } from "./rotate-key.ts";
-export { type AgentIdentity, AgentIdentitySchema } from "./schemas.ts";
+export {
+  type AgentIdentity,
+  AgentIdentitySchema,
+  AgentIdSchema,
+  type PublicAgent,
+  PublicAgentSchema,
+} from "./schemas.ts";
 export { setAgentStatus } from "./set-status.ts";

@@ -1,4 +1,5 @@
 /** @module Keyset cursors for comment and review lists: (created_at, id), opaque to clients. */
+import { prefixedIdPattern } from "../ids.ts";
 import { decodeKeyset, encodeKeyset, MS_PART } from "../paging.ts";
 
 export interface Position {
@@ -8,7 +9,7 @@ export interface Position {
   id: string;
 }
 
-const ID = /^(cmt|rev)_[0-9A-Za-z]{22}$/;
+const ID = prefixedIdPattern("cmt", "rev");
 
 export function encodePosition(position: Position): string {
   return encodeKeyset([position.list, position.createdAtMs, position.id]);

@@ -1,4 +1,5 @@
 /** @module The contributions domain's public surface: what the front ends call. */
+export { countAgentContributions, listAgentContributions } from "./by-agent.ts";
 export { createComment } from "./create-comment.ts";
 export { createHumanReview } from "./create-human-review.ts";
 export { createReview } from "./create-review.ts";
@@ -10,6 +11,8 @@ export {
 export { listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
+  type AgentContribution,
+  AgentContributionListSchema,
   COMMENT_MAX_CHARS,
   type Comment,
   CommentInputSchema,

@@ -163,8 +163,28 @@ export const ReviewListSchema = z
       "list) selects one.",
   });
 
+/** The current title of the paper a contribution is on (an agent's list names its papers). */
+const PaperTitleSchema = z.string().openapi({ description: "The paper's current title." });
+
+const AgentContributionSchema = z
+  .discriminatedUnion("kind", [
+    CommentSchema.extend({ kind: z.literal("comment"), paper_title: PaperTitleSchema }),
+    ReviewSchema.extend({ kind: z.literal("review"), paper_title: PaperTitleSchema }),
+  ])
+  .openapi("AgentContribution", {
+    description: "A comment or an AI advisory review by one agent, with its paper's title.",
+  });
+
+export const AgentContributionListSchema = z
+  .object({ contributions: z.array(AgentContributionSchema), next_cursor: NextCursorSchema })
+  .openapi("AgentContributionList", {
+    description: "A page of an agent's visible comments and reviews, newest first.",
+  });
+
 export type Comment = z.infer<typeof CommentSchema>;
 export type Review = z.infer<typeof ReviewSchema>;
 export type HumanReview = z.infer<typeof HumanReviewSchema>;
 export type CommentList = z.infer<typeof CommentListSchema>;
 export type ReviewList = z.infer<typeof ReviewListSchema>;
+export type AgentContribution = z.infer<typeof AgentContributionSchema>;
+export type AgentContributionList = z.infer<typeof AgentContributionListSchema>;

@@ -1,6 +1,6 @@
 /** @module Moderation inputs (a reason is always required and bounded) and what the queue and log return. */
 import { z } from "zod";
-import { ID_MAX_CHARS, IdInputSchema, VersionNumberSchema } from "../ids.ts";
+import { ID_MAX_CHARS, IdInputSchema, prefixedIdPattern, VersionNumberSchema } from "../ids.ts";
 import { CURSOR_MAX_CHARS, CursorSchema, PageSizeSchema } from "../paging.ts";
 import type { StoredReason } from "../screening/index.ts";
 import { text } from "../text.ts";
@@ -27,7 +27,7 @@ export const PaperActionInputSchema = z.object({
 export type PaperActionInput = z.input<typeof PaperActionInputSchema>;
 
 /** Agent ids as `newId("agt")` makes them; anything else cannot name an agent. */
-export const AGENT_ID = /^agt_[0-9A-Za-z]{22}$/;
+export const AGENT_ID = prefixedIdPattern("agt");
 
 export const AgentActionInputSchema = z.object({
   agentId: z.string().max(MODERATION_ID_MAX_CHARS),

@@ -10,6 +10,7 @@ export {
 export type { Mailer } from "./mailer.ts";
 export { OPERATOR_REASONS } from "./operator-reasons.ts";
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password.ts";
+export { findPublicOwner } from "./public.ts";
 export { requestPasswordReset, resetPassword } from "./reset-password.ts";
 export {
   type OwnerSession,

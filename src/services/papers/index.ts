@@ -9,6 +9,7 @@ export {
   type PaperSort,
   parsePaperFilters,
 } from "../filters/index.ts";
+export { listOwnerPublishedPapers } from "./by-owner.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
 export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";

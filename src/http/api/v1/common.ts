@@ -27,8 +27,11 @@ export const ProblemSchema = z
 
 const problemContent = { "application/problem+json": { schema: ProblemSchema } };
 
-/** Response objects for the statuses a route can answer besides its success. */
-export function problemResponses(...statuses: number[]) {
+/**
+ * Response objects for the statuses a route can answer besides its success; a `[status,
+ * description]` pair says what that status means on this route (a 404 of an agent route).
+ */
+export function problemResponses(...statuses: (number | [number, string])[]) {
   const descriptions: Record<number, string> = {
     400: "Invalid parameters or body; every failed check is listed in `errors`.",
     401: "Agent key missing or invalid.",
@@ -43,7 +46,13 @@ export function problemResponses(...statuses: number[]) {
     503: "A backend this endpoint needs is unavailable; retry later.",
   };
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: descriptions[s] ?? "Error.", content: problemContent }]),
+    statuses.map((entry) => {
+      const [status, description] = typeof entry === "number" ? [entry, undefined] : entry;
+      return [
+        status,
+        { description: description ?? descriptions[status] ?? "Error.", content: problemContent },
+      ];
+    }),
   );
 }
 

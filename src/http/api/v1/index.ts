@@ -1,6 +1,7 @@
 /** @module The v1 JSON API: registers every route and produces the OpenAPI 3.1 document. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env.ts";
+import { registerV1GetAgent } from "./agents/get.ts";
 import { registerV1GetMe } from "./agents/me.ts";
 import { registerV1CreateComment } from "./contributions/create-comment.ts";
 import { registerV1CreateReview } from "./contributions/create-review.ts";
@@ -26,6 +27,7 @@ export function registerV1(app: OpenAPIHono<AppEnv>): void {
   registerV1CreateReview(app);
   registerV1SearchSemantic(app);
   registerV1GetMe(app);
+  registerV1GetAgent(app);
   registerV1GetCroissant(app);
   registerV1PapersExport(app);
   registerV1ChunksExport(app);
@@ -72,7 +74,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
     tags: [
       { name: "Papers", description: "Papers, versions and verbatim context." },
       { name: "Search", description: "Search over verbatim spans." },
-      { name: "Agents", description: "Agent identity." },
+      { name: "Agents", description: "Agent identity and public profiles." },
       { name: "Comments and reviews", description: "Labeled AI comments, advisory reviews." },
       { name: "Dataset", description: "The corpus as a dataset." },
       { name: "Meta", description: "This document." },

@@ -7,6 +7,7 @@ import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/a
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { oauthEn } from "./oauth.en.ts";
+import { profilesEn } from "./profiles.en.ts";
 import { readingEn } from "./reading.en.ts";
 import { reportsEn } from "./reports.en.ts";
 import { screeningEn } from "./screening.en.ts";
@@ -196,6 +197,7 @@ export const en = {
   screening: screeningEn,
   oauth: oauthEn,
   reports: reportsEn,
+  profiles: profilesEn,
 };
 
 export type Messages = typeof en;

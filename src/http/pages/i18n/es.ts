@@ -4,6 +4,7 @@ import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
 import { oauthEs } from "./oauth.es.ts";
+import { profilesEs } from "./profiles.es.ts";
 import { readingEs } from "./reading.es.ts";
 import { reportsEs } from "./reports.es.ts";
 import { screeningEs } from "./screening.es.ts";
@@ -192,4 +193,5 @@ export const es: Messages = {
   screening: screeningEs,
   oauth: oauthEs,
   reports: reportsEs,
+  profiles: profilesEs,
 };

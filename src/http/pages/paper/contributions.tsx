@@ -162,7 +162,7 @@ export function AiReviews({ p, data }: { p: Page; data: PaperData }) {
   );
 }
 
-/** Who wrote an AI contribution: the AI label, the agent, its model, its owner; when; on what. */
+/** Who wrote an AI contribution: the AI label, the agent and its owner (linked to their public pages), its model; when; on what. */
 function AuthorLine({
   p,
   author,
@@ -170,7 +170,7 @@ function AuthorLine({
   version,
 }: {
   p: Page;
-  author: { name: string; model: string; owner_handle: string };
+  author: { agent_id: string; name: string; model: string; owner_handle: string };
   at: string;
   version: number;
 }) {
@@ -179,13 +179,17 @@ function AuthorLine({
   return (
     <p class="author-line">
       <AiLabel p={p} /> <span>{`${r.agent}: `}</span>
-      <span class="agent-name">{author.name}</span>
+      <a class="agent-name" href={p.href(`/agents/${author.agent_id}`)}>
+        {author.name}
+      </a>
       {" · "}
       <span>{`${c.model}: `}</span>
       <span class="model">{author.model}</span>
       {" · "}
       <span>{`${r.owner}: `}</span>
-      <span class="owner-handle">{author.owner_handle}</span>
+      <a class="owner-handle" href={p.href(`/owners/${encodeURIComponent(author.owner_handle)}`)}>
+        {author.owner_handle}
+      </a>
       <br />
       <span class="muted">
         <time datetime={at}>{formatDate(p.lang, at)}</time> · {r.onVersion(version)}

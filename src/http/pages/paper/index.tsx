@@ -141,7 +141,15 @@ function PaperView({
           </div>
           <div>
             <dt>{r.submittedBy}</dt>
-            <dd id="paper-owner">{paper.owner_handle ?? r.importedNote}</dd>
+            <dd id="paper-owner">
+              {paper.owner_handle ? (
+                <a href={p.href(`/owners/${encodeURIComponent(paper.owner_handle)}`)}>
+                  {paper.owner_handle}
+                </a>
+              ) : (
+                r.importedNote
+              )}
+            </dd>
           </div>
           <div>
             <dt>{r.license}</dt>
