@@ -29,6 +29,28 @@ import { type SummaryRow, summaryColumns, toListItem } from "./summary.ts";
 
 export type ListPapersInput = PaperListQuery;
 
+/**
+ * Visible papers matching the filters, as conditions on `papers` (and, for `model`, on the
+ * current version joined as `paper_versions`): the list's and the subject counts' one reading
+ * of the filters.
+ */
+export function filterConditions(f: PaperFilters): SQL[] {
+  const where: SQL[] = [eq(papers.status, "published")];
+  if (f.subjects) where.push(sql`${papers.subjects} && ${pgArray([...f.subjects], "text")}`);
+  if (f.since) where.push(sql`${papers.publishedAt} >= ${f.since.toISOString()}::timestamptz`);
+  if (f.until) where.push(sql`${papers.publishedAt} <= ${f.until.toISOString()}::timestamptz`);
+  if (f.model) where.push(sql`lower(${paperVersions.aiModel}) = lower(${f.model})`);
+  if (f.agent) {
+    where.push(sql`${papers.id} in (
+      select ${comments.paperId} from ${comments}
+      where ${comments.agentId} = ${f.agent} and ${comments.removedAt} is null
+      union
+      select ${reviews.paperId} from ${reviews}
+      where ${reviews.agentId} = ${f.agent} and ${reviews.removedAt} is null)`);
+  }
+  return where;
+}
+
 /** Where a page ended, in the order it was read. */
 type Position =
   | { sort: "newest"; publishedAtMs: number; id: string }
@@ -128,19 +150,7 @@ async function findPapers(
  */
 export function papersQuery(ctx: ServiceContext, request: ListRequest, keyword: string | null) {
   const { filters: f, position, sort, limit } = request;
-  const where: (SQL | undefined)[] = [eq(papers.status, "published")];
-  if (f.subjects) where.push(sql`${papers.subjects} && ${pgArray([...f.subjects], "text")}`);
-  if (f.since) where.push(sql`${papers.publishedAt} >= ${f.since.toISOString()}::timestamptz`);
-  if (f.until) where.push(sql`${papers.publishedAt} <= ${f.until.toISOString()}::timestamptz`);
-  if (f.model) where.push(sql`lower(${paperVersions.aiModel}) = lower(${f.model})`);
-  if (f.agent) {
-    where.push(sql`${papers.id} in (
-      select ${comments.paperId} from ${comments}
-      where ${comments.agentId} = ${f.agent} and ${comments.removedAt} is null
-      union
-      select ${reviews.paperId} from ${reviews}
-      where ${reviews.agentId} = ${f.agent} and ${reviews.removedAt} is null)`);
-  }
+  const where: (SQL | undefined)[] = filterConditions(f);
   if (keyword !== null) {
     where.push(
       sql`quire_lower_keywords(${paperVersions.keywords}) @> array[lower(${keyword})]::text[]`,
