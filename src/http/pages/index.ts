@@ -12,6 +12,7 @@ import { registerOAuthConsentPages } from "./oauth-consent.tsx";
 import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 import { registerReportPages } from "./report.tsx";
+import { registerSubjectPages } from "./subjects.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
 export { isSiteRequest, pageNotFound, sitePageError, wantsHtml } from "./errors.tsx";
@@ -29,4 +30,5 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerPaperPages(app);
   registerPaperDiffPage(app);
   registerReportPages(app);
+  registerSubjectPages(app);
 }

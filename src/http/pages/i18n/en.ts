@@ -10,6 +10,7 @@ import { oauthEn } from "./oauth.en.ts";
 import { readingEn } from "./reading.en.ts";
 import { reportsEn } from "./reports.en.ts";
 import { screeningEn } from "./screening.en.ts";
+import { subjectsEn } from "./subjects.en.ts";
 import { submitEn } from "./submit.en.ts";
 
 export const en = {
@@ -196,6 +197,7 @@ export const en = {
   screening: screeningEn,
   oauth: oauthEn,
   reports: reportsEn,
+  subjects: subjectsEn,
 };
 
 export type Messages = typeof en;

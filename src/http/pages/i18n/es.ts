@@ -7,6 +7,7 @@ import { oauthEs } from "./oauth.es.ts";
 import { readingEs } from "./reading.es.ts";
 import { reportsEs } from "./reports.es.ts";
 import { screeningEs } from "./screening.es.ts";
+import { subjectsEs } from "./subjects.es.ts";
 import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
@@ -192,4 +193,5 @@ export const es: Messages = {
   screening: screeningEs,
   oauth: oauthEs,
   reports: reportsEs,
+  subjects: subjectsEs,
 };
