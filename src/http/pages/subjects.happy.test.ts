@@ -135,6 +135,9 @@ describe.each(LANGS)("in %s", (lang) => {
     const alias = await client.get(at(lang, "/subjects/math.IT"));
     expect(alias.status).toBe(301);
     expect(alias.location).toBe(at(lang, "/subjects/cs.IT"));
+    const forged = await client.get(at(lang, "/subjects/cs.CL?cursor=forged"));
+    expect(forged.status).toBe(400);
+    expect(htmlLang(forged.html)).toBe(lang);
     for (const code of ["cs.XX", "CS", "__proto__"]) {
       const res = await client.get(at(lang, `/subjects/${code}`));
       expect(res.status).toBe(404);
