@@ -4,7 +4,12 @@
  * and identified requests never read or fill it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvePaper, removePaper, suspendAgent } from "../services/moderation/index.ts";
+import {
+  approvePaper,
+  removePaper,
+  setPaperSubjects,
+  suspendAgent,
+} from "../services/moderation/index.ts";
 import { agentIn, removeContribution, setPaperStatus, type TestAgent } from "../testing/agents.ts";
 import { createTestApp, type TestApp } from "../testing/app.ts";
 import { notifyArchiveProbe } from "../testing/archive-changes.ts";
@@ -222,6 +227,17 @@ describe("invalidation", () => {
       `/api/v1/papers/${held}`,
       () => approvePaper(moderator.ctx, { paperId: held, reason: "Fine after all." }),
       (b, a) => b.status === 404 && a.status === 200,
+    );
+  });
+
+  it("empties when a moderator changes a paper's subjects", async () => {
+    const { paper_id } = await publishPaper(t.ctx, { subjects: ["cs.CL"] });
+    const moderator = await moderatorContext(t.ctx);
+    await expectInvalidated(
+      "/api/v1/papers?subject=cs.CL",
+      () =>
+        setPaperSubjects(moderator.ctx, { paperId: paper_id, subjects: ["cs.AI"], reason: "x" }),
+      (b, a) => b.body.includes(paper_id) && !a.body.includes(paper_id),
     );
   });
 

@@ -49,6 +49,13 @@ describe("operationFor", () => {
   ])("%s %s → %s", (method, path, operation) => {
     expect(operationFor(method, path)).toBe(operation);
   });
+
+  it("counts the Atom feed of a search as a search, and other feeds as reads", () => {
+    expect(operationFor("GET", "/feed.atom", "?q=glaciers")).toBe("search");
+    expect(operationFor("HEAD", "/feed.atom", "?subject=cs&q=ice")).toBe("search");
+    expect(operationFor("GET", "/feed.atom", "?subject=cs.CL")).toBe("read");
+    expect(operationFor("GET", "/oai", "?q=x")).toBe("read");
+  });
 });
 
 describe("reads", () => {

@@ -25,14 +25,15 @@ const CONTRIBUTION = /^\/api\/v1\/papers\/[^/]+\/(comments|reviews)$/;
 /**
  * The operation of the rate-limit policy (`OPERATIONS` in services/ratelimit) a request is,
  * or null; the policy says which buckets it costs. This is REST's routing knowledge only:
- * - `search`: GET /api/v1/search/semantic.
+ * - `search`: GET /api/v1/search/semantic, and the Atom feed of a search (`/feed.atom?q=…`:
+ *   `search` is the query's query string).
  * - `read`: every other GET or HEAD under /api/v1 (including /api/v1/me, the OpenAPI
  *   document and unknown paths) and the public machine-readable paths (llms.txt, the Atom
  *   feed, OAI-PMH, whose POST form is a read too, and the API reference under /docs).
  * - `comment`, `review`: POST …/comments and …/reviews; `write`: any other POST under /api/v1.
  * Preflights (OPTIONS), probes and everything else are not limited here.
  */
-export function operationFor(method: string, path: string): Operation | null {
+export function operationFor(method: string, path: string, search = ""): Operation | null {
   if (method === "OPTIONS" || UNLIMITED_PATHS.has(path)) return null;
   const read = method === "GET" || method === "HEAD";
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
@@ -46,6 +47,7 @@ export function operationFor(method: string, path: string): Operation | null {
         : "write";
   }
   if (PUBLIC_READ_PATHS.has(path) || path.startsWith("/docs/")) {
+    if (read && path === "/feed.atom" && new URLSearchParams(search).has("q")) return "search";
     if (read || (method === "POST" && path === "/oai")) return "read";
   }
   return null;
@@ -84,7 +86,7 @@ export function rateLimit(
     };
     c.set("ctx", { ...ctx, rateLimits: recording });
 
-    const operation = operationFor(c.req.method, c.req.path);
+    const operation = operationFor(c.req.method, c.req.path, new URL(c.req.url).search);
     if (operation) {
       try {
         await limitOperation(c.get("ctx"), operation, { ip: c.get("clientIp") });

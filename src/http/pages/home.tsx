@@ -1,7 +1,18 @@
-/** @module The home page: the newest papers (all or by keyword), search over their text, paging. */
+/**
+ * @module The home page: the newest papers (all, or filtered by keyword, subject, dates and order
+ * from the query string, so the URL is the filter), subject facets, search over the papers' text
+ * with the subjects of its results and a feed to follow it, paging.
+ */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Invalid, RateLimited, Unavailable } from "../../services/errors.ts";
-import { type BrowsePage, browsePapers } from "../../services/papers/index.ts";
+import {
+  type BrowsePage,
+  browsePapers,
+  PAPER_SORTS,
+  type PaperSort,
+  type SubjectCounts,
+  subjectCounts,
+} from "../../services/papers/index.ts";
 import { limitOperation } from "../../services/ratelimit/index.ts";
 import {
   SEARCH_LIMIT,
@@ -17,6 +28,7 @@ import { Notice, renderPage } from "./layout.tsx";
 import { type Page, refusalNotice, registerPage } from "./page.ts";
 import { AiLabel, formatCount, PaperCard } from "./reading-parts.tsx";
 import { snippetParts } from "./snippet.ts";
+import { FacetList, subjectHref, subjectLabel } from "./subject-parts.tsx";
 
 /** Papers per page of the list: enough to scan, light enough for slow connections. */
 export const HOME_PAGE_SIZE = 20;
@@ -27,6 +39,11 @@ export const HOME_PAGE_SIZE = 20;
 export const SEARCH_PAGES = 5;
 /** Characters of a matching passage shown in a result (the full span is on the paper). */
 const QUOTE_SHOWN = 320;
+/** Categories in the home page's facet list, most listed first (the rest are on /subjects). */
+export const FACET_CATEGORIES = 15;
+/** The list's filters the home page reads from its query string, beside `keyword` and `cursor`. */
+const LIST_FILTERS = ["subject", "since", "until", "sort"] as const;
+type ListFilter = (typeof LIST_FILTERS)[number];
 
 interface SearchOutcome {
   query: string;
@@ -52,15 +69,25 @@ interface HomeState {
   note: string | null;
   list: BrowsePage | null;
   search: SearchOutcome | null;
+  /** Papers per subject beside the list (its dates applied, not its subject). */
+  facets: SubjectCounts | null;
+  /** Subjects of the papers of this page of search results. */
+  searchFacets: SubjectCounts | null;
 }
 
 export function registerHomePage(app: OpenAPIHono<AppEnv>): void {
   registerPage(app, "GET", "/", async (p) => {
     const state = await homeState(p);
+    const feed = state.search
+      ? `/feed.atom?q=${encodeURIComponent(state.search.query)}`
+      : state.list?.filters.subject
+        ? `/feed.atom?subject=${encodeURIComponent(state.list.filters.subject)}`
+        : null;
     return renderPage(p, {
       title: p.t.home.title,
       status: state.status,
       headers: state.headers,
+      ...(feed ? { head: <link rel="alternate" type="application/atom+xml" href={feed} /> } : {}),
       body: <Home p={p} state={state} />,
     });
   });
@@ -82,6 +109,8 @@ async function homeState(p: Page): Promise<HomeState> {
     note: null,
     list: null,
     search: null,
+    facets: null,
+    searchFacets: null,
   };
   const q = (p.c.req.query("q") ?? "").trim();
   if (q.length > 0) {
@@ -106,6 +135,9 @@ async function homeState(p: Page): Promise<HomeState> {
         await limitOperation(p.ctx, "search", { ip: p.c.get("clientIp") });
         state.search = await runSearch(p, q, page ?? 1);
         if (state.search.lexicalOnly) state.note = r.lexicalOnly;
+        state.searchFacets = await subjectCounts(p.ctx, {
+          paperIds: [...new Set(state.search.results.map((result) => result.paper_id))],
+        });
         return state;
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
@@ -117,19 +149,76 @@ async function homeState(p: Page): Promise<HomeState> {
   }
   const keyword = p.c.req.query("keyword");
   const cursor = p.c.req.query("cursor");
+  const filters = listFilters(p);
   try {
     state.list = await browsePapers(p.ctx, {
       limit: HOME_PAGE_SIZE,
+      ...filters,
+      sort: filters.sort as PaperSort | undefined,
       ...(keyword !== undefined && keyword.trim() !== "" ? { keyword } : {}),
       ...(cursor !== undefined && cursor !== "" ? { cursor } : {}),
     });
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
+    const named = (...names: string[]) => error.issues.some((i) => names.includes(i.name));
+    const f = t.subjects.filters;
     state.status = 400;
-    state.message = error.issues.some((i) => i.name === "keyword") ? r.badKeyword : r.badCursor;
+    state.message = named("keyword")
+      ? r.badKeyword
+      : named("subject")
+        ? f.badSubject
+        : named("since", "until")
+          ? f.badDates
+          : named("sort")
+            ? f.badSort
+            : r.badCursor;
     state.list = await browsePapers(p.ctx, { limit: HOME_PAGE_SIZE });
   }
+  const applied = state.status === 400 ? {} : filters;
+  state.facets = await subjectCounts(p.ctx, {
+    filters: {
+      ...(applied.since ? { since: applied.since } : {}),
+      ...(applied.until ? { until: applied.until } : {}),
+    },
+  });
   return state;
+}
+
+/** The list filters in the query string; an empty one is absent. */
+function listFilters(p: Page): Partial<Record<ListFilter, string>> {
+  const out: Partial<Record<ListFilter, string>> = {};
+  for (const name of LIST_FILTERS) {
+    const value = p.c.req.query(name);
+    if (value !== undefined && value !== "") out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The query string of the list as shown (keyword and filters that applied, `newest` left out
+ * as the default), with `change` over it: every link of the list keeps what is filtered on.
+ */
+function listHref(
+  p: Page,
+  list: BrowsePage,
+  change: Partial<Record<ListFilter | "keyword" | "cursor", string | null>> = {},
+): string {
+  const raw = listFilters(p);
+  const values: Record<string, string | null | undefined> = {
+    keyword: list.keyword,
+    subject: list.filters.subject,
+    since: list.filters.since ? raw.since : null,
+    until: list.filters.until ? raw.until : null,
+    sort: list.sort === "newest" ? null : list.sort,
+    ...change,
+  };
+  const query = ["keyword", ...LIST_FILTERS, "cursor"]
+    .flatMap((name) => {
+      const value = values[name];
+      return value ? [`${name}=${encodeURIComponent(value)}`] : [];
+    })
+    .join("&");
+  return query ? `${p.href("/")}?${query}` : p.href("/");
 }
 
 /** The `page` parameter: 1 when absent, null when it is not a page the site offers. */
@@ -224,6 +313,13 @@ function Home({ p, state }: { p: Page; state: HomeState }) {
         </p>
       ) : null}
       {state.search ? <SearchResults p={p} search={state.search} /> : null}
+      {state.search ? (
+        <SearchSubjects p={p} query={state.search.query} counts={state.searchFacets} />
+      ) : null}
+      {state.list ? <ListFilters p={p} list={state.list} /> : null}
+      {state.list && state.facets ? (
+        <SubjectFacets p={p} list={state.list} counts={state.facets} />
+      ) : null}
       {state.list ? <PaperList p={p} list={state.list} /> : null}
     </>
   );
@@ -341,24 +437,177 @@ function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
   );
 }
 
+/**
+ * The search results' subjects, among the papers of this page of results. The search service
+ * has no subject filter yet, so each links to the subject's page rather than to the search
+ * narrowed to it. And the search as a feed to follow.
+ */
+function SearchSubjects(props: { p: Page; query: string; counts: SubjectCounts | null }) {
+  const { p, counts } = props;
+  const t = p.t.subjects.facets;
+  return (
+    <section aria-labelledby="search-subjects-title" id="search-subjects">
+      {counts && counts.subjects.length > 0 ? (
+        <>
+          <h2 id="search-subjects-title">{t.searchTitle}</h2>
+          <p class="muted">{t.searchNote}</p>
+          <FacetList
+            p={p}
+            id="search-facets"
+            label={t.searchTitle}
+            counts={counts.subjects}
+            href={(code) => subjectHref(p, code)}
+          />
+        </>
+      ) : (
+        <h2 id="search-subjects-title" class="visually-hidden">
+          {t.searchTitle}
+        </h2>
+      )}
+      <p>
+        <a
+          href={`/feed.atom?q=${encodeURIComponent(props.query)}`}
+          type="application/atom+xml"
+          id="follow-search"
+        >
+          {t.followSearch}
+        </a>
+      </p>
+    </section>
+  );
+}
+
+/** The list's order and dates as a plain GET form (the subject and keyword carried along). */
+function ListFilters({ p, list }: { p: Page; list: BrowsePage }) {
+  const t = p.t.subjects.filters;
+  const raw = listFilters(p);
+  const filtered =
+    list.filters.subject !== null ||
+    list.filters.since !== null ||
+    list.filters.until !== null ||
+    list.sort !== "newest";
+  return (
+    <form method="get" action={p.href("/")} class="list-filters" id="list-filters">
+      <fieldset>
+        <legend>{t.legend}</legend>
+        {list.keyword !== null ? <input type="hidden" name="keyword" value={list.keyword} /> : null}
+        {list.filters.subject !== null ? (
+          <input type="hidden" name="subject" value={list.filters.subject} />
+        ) : null}
+        <div class="field">
+          <label for="filter-sort">{t.sort}</label>
+          <select id="filter-sort" name="sort">
+            {PAPER_SORTS.map((sort) => (
+              <option value={sort} selected={list.sort === sort}>
+                {t.sorts[sort]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p class="hint" id="filter-dates-hint">
+          {t.dateHint}
+        </p>
+        <div class="field">
+          <label for="filter-since">{t.since}</label>
+          <input
+            id="filter-since"
+            name="since"
+            type="date"
+            value={list.filters.since ? raw.since : ""}
+            aria-describedby="filter-dates-hint"
+          />
+        </div>
+        <div class="field">
+          <label for="filter-until">{t.until}</label>
+          <input
+            id="filter-until"
+            name="until"
+            type="date"
+            value={list.filters.until ? raw.until : ""}
+            aria-describedby="filter-dates-hint"
+          />
+        </div>
+        <button type="submit" class="secondary">
+          {t.apply}
+        </button>
+        {filtered ? (
+          <a href={p.href("/")} id="clear-filters">
+            {t.clear}
+          </a>
+        ) : null}
+      </fieldset>
+    </form>
+  );
+}
+
+/** Papers per group and per most-listed category, each a link that filters the list. */
+function SubjectFacets(props: { p: Page; list: BrowsePage; counts: SubjectCounts }) {
+  const { p, list, counts } = props;
+  const t = p.t.subjects.facets;
+  if (counts.groups.length === 0) return null;
+  const href = (code: string) => listHref(p, list, { subject: code, keyword: null, cursor: null });
+  return (
+    <nav aria-labelledby="facets-title" id="subject-facets" class="facet-nav">
+      <h2 id="facets-title">{t.title}</h2>
+      <h3 id="facet-groups-title">{t.groups}</h3>
+      <FacetList
+        p={p}
+        id="facet-groups"
+        label={t.groups}
+        counts={counts.groups}
+        href={href}
+        current={list.filters.subject}
+      />
+      <h3 id="facet-categories-title">{t.categories}</h3>
+      <FacetList
+        p={p}
+        id="facet-categories"
+        label={t.categories}
+        counts={counts.subjects.slice(0, FACET_CATEGORIES)}
+        href={href}
+        current={list.filters.subject}
+      />
+      <p>
+        <a href={p.href("/subjects")}>{t.all}</a>
+      </p>
+    </nav>
+  );
+}
+
 function PaperList({ p, list }: { p: Page; list: BrowsePage }) {
   const r = p.t.reading.home;
   const keyword = list.keyword;
+  const subject = list.filters.subject;
   const paged = p.c.req.query("cursor") !== undefined && p.c.req.query("cursor") !== "";
-  const base =
-    keyword === null ? p.href("/") : `${p.href("/")}?keyword=${encodeURIComponent(keyword)}`;
-  const join = keyword === null ? "?" : "&";
+  const base = listHref(p, list, { cursor: null });
+  const join = base.includes("?") ? "&" : "?";
+  const titles = [
+    subject !== null ? p.t.subjects.filters.subjectTitle(subjectLabel(p, subject)) : null,
+    keyword !== null ? r.keywordTitle(keyword) : null,
+  ].filter((x) => x !== null);
   return (
     <section aria-labelledby="list-title" id="papers">
-      <h2 id="list-title">{keyword === null ? r.listTitle : r.keywordTitle(keyword)}</h2>
-      {keyword !== null ? (
+      <h2 id="list-title">{titles.length === 0 ? r.listTitle : titles.join(" · ")}</h2>
+      {keyword !== null || subject !== null ? (
         <p>
           <a href={p.href("/")}>{r.allPapers}</a>
+          {subject !== null ? (
+            <>
+              {" · "}
+              <a href={subjectHref(p, subject)}>{subjectLabel(p, subject)}</a>
+            </>
+          ) : null}
         </p>
       ) : null}
       {list.papers.length === 0 ? (
         <p id="empty-list">
-          {paged ? r.noMore : keyword !== null ? r.unknownKeyword(keyword) : r.empty}
+          {paged
+            ? r.noMore
+            : keyword !== null && titles.length === 1
+              ? r.unknownKeyword(keyword)
+              : list.filters.subject !== null || list.filters.since || list.filters.until
+                ? p.t.subjects.filters.none
+                : r.empty}
         </p>
       ) : (
         <ol class="paper-list">

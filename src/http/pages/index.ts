@@ -13,6 +13,7 @@ import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
 import { registerProfilePages } from "./profiles.tsx";
 import { registerReportPages } from "./report.tsx";
+import { registerSubjectPages } from "./subjects.tsx";
 import { registerSubmitPages } from "./submit.tsx";
 
 export { isSiteRequest, pageNotFound, sitePageError, wantsHtml } from "./errors.tsx";
@@ -31,4 +32,5 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerPaperPages(app);
   registerPaperDiffPage(app);
   registerReportPages(app);
+  registerSubjectPages(app);
 }

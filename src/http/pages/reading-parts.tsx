@@ -3,6 +3,7 @@ import { REVIEW_SCALES } from "../../services/contributions/index.ts";
 import type { BrowseItem, PaperListItem, ScoreMeans } from "../../services/papers/index.ts";
 import { formatDate } from "./i18n/index.ts";
 import type { Page } from "./page.ts";
+import { SubjectList } from "./subject-parts.tsx";
 
 /** A count in the page's language (Intl: "1,234" / "1234"). */
 export function formatCount(p: Page, n: number): string {
@@ -88,6 +89,12 @@ export function PaperCard({ p, item }: { p: Page; item: BrowseItem }) {
           ) : null}
         </p>
         <Counts p={p} counts={item.counts} />
+        {item.subjects.length > 0 ? (
+          <div class="card-subjects">
+            <span class="visually-hidden">{p.t.subjects.paper.title}: </span>
+            <SubjectList p={p} subjects={item.subjects} />
+          </div>
+        ) : null}
         {item.keywords.length > 0 ? (
           <div class="card-keywords">
             <span class="visually-hidden">{c.keywords}: </span>

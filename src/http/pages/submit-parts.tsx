@@ -6,6 +6,16 @@ import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, ErrorSummary } from "./layout.tsx";
 import type { Page } from "./page.ts";
 import { ReasonText, reasonWords, type ShownReason } from "./screening-reasons.tsx";
+import {
+  chosenSubjects,
+  isSubjectIssue,
+  SUBJECT_FIELDS,
+  SubjectList,
+  SubjectPicker,
+  subjectFieldErrors,
+  subjectFieldId,
+  subjectValues,
+} from "./subject-parts.tsx";
 
 const PAPER_FIELDS = [
   "title",
@@ -16,8 +26,9 @@ const PAPER_FIELDS = [
   "keywords",
   "changelog",
 ] as const;
-type PaperField = (typeof PAPER_FIELDS)[number];
-export type PaperValues = Record<PaperField, string>;
+export type PaperField = (typeof PAPER_FIELDS)[number];
+/** The fields as typed, and the subject picker's values (one per select, "" when empty). */
+export type PaperValues = Record<PaperField, string> & { subjects: string[] };
 
 const L = SUBMISSION_LIMITS;
 
@@ -40,7 +51,7 @@ export const PAPER_FORM_MAX_BYTES =
 
 /** The form's values as typed; textarea line ends (CRLF from browsers) become `\n`. */
 export function paperValues(form: Record<string, string>): PaperValues {
-  const out = {} as PaperValues;
+  const out = { subjects: subjectValues(form) } as PaperValues;
   for (const field of PAPER_FIELDS) out[field] = (form[field] ?? "").replace(/\r\n?/g, "\n");
   return out;
 }
@@ -69,12 +80,16 @@ export function paperFieldErrors(
   issues: readonly FieldIssue[],
 ): FieldErrors {
   const e = p.t.submit.errors;
-  const out: FieldErrors = {};
+  const out: FieldErrors = subjectFieldErrors(
+    p,
+    issues.filter(isSubjectIssue),
+    chosenSubjects(values.subjects),
+  );
   const bounded = (value: string, min: number, max: number) =>
     length(value) === 0 ? e.required : length(value) < min ? e.tooShort(min) : e.tooLong(max);
   for (const issue of issues) {
     const name = issue.name as PaperField;
-    if (out[name]) continue;
+    if (out[name] || isSubjectIssue(issue)) continue;
     if (/NUL/.test(issue.message)) {
       out[name] = e.nul;
       continue;
@@ -306,6 +321,13 @@ export function PaperForm({
         maxlength={L.keywordsMax * (L.keywordMax + 2)}
         required={false}
       />
+      <SubjectPicker
+        p={p}
+        idPrefix="paper"
+        values={values.subjects}
+        errors={errors}
+        revising={revising}
+      />
       <p class="hint" id="paper-actions-hint">
         {f.actionsHint}
       </p>
@@ -363,6 +385,12 @@ export function PaperPreview({
             <strong>{t.keywords}:</strong> {keywords.join(", ")}
           </p>
         ) : null}
+        {values.subjects.some((s) => s !== "") ? (
+          <div class="preview-subjects">
+            <strong>{p.t.subjects.paper.title}:</strong>
+            <SubjectList p={p} subjects={values.subjects.filter((s) => s !== "")} />
+          </div>
+        ) : null}
         {values.body.trim() ? (
           <div class="preview-body">{raw(html.body)}</div>
         ) : (
@@ -378,10 +406,16 @@ export function PaperErrorSummary({ p, errors }: { p: Page; errors: FieldErrors 
   return (
     <ErrorSummary
       p={p}
-      errors={PAPER_FIELDS.filter((f) => errors[f]).map((f) => ({
-        field: `paper-${f}`,
-        message: errors[f] as string,
-      }))}
+      errors={[
+        ...PAPER_FIELDS.filter((f) => errors[f]).map((f) => ({
+          field: `paper-${f}`,
+          message: errors[f] as string,
+        })),
+        ...SUBJECT_FIELDS.filter((f) => errors[f]).map((f) => ({
+          field: subjectFieldId("paper", f),
+          message: errors[f] as string,
+        })),
+      ]}
     />
   );
 }

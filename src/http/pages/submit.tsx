@@ -16,6 +16,7 @@ import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, renderPage } from "./layout.tsx";
 import { markdownRenderer } from "./markdown-lazy.ts";
 import { type Page, type PageOptions, registerPage, renderError } from "./page.ts";
+import { chosenSubjects, pickerValues } from "./subject-parts.tsx";
 import {
   formatCount,
   PAPER_FORM_MAX_BYTES,
@@ -224,6 +225,7 @@ const EMPTY: PaperValues = {
   license: "CC-BY-4.0",
   keywords: "",
   changelog: "",
+  subjects: pickerValues([]),
 };
 
 export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
@@ -246,7 +248,11 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
       }
       let result: SubmissionResult;
       try {
-        result = await submitPaper(p.ctx, { ...values, keywords: splitKeywords(values.keywords) });
+        result = await submitPaper(p.ctx, {
+          ...values,
+          keywords: splitKeywords(values.keywords),
+          subjects: chosenSubjects(values.subjects).subjects,
+        });
       } catch (error) {
         if (!(error instanceof Invalid)) throw error;
         return formPage(p, submitFrame(p), values, {
@@ -286,6 +292,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
         license: paper.current.license,
         keywords: paper.current.keywords.join(", "),
         changelog: "",
+        subjects: pickerValues(paper.subjects),
       },
       {},
     );
@@ -309,6 +316,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
         result = await revisePaper(p.ctx, {
           ...values,
           keywords: splitKeywords(values.keywords),
+          subjects: chosenSubjects(values.subjects).subjects,
           paperId: paper.id,
         });
       } catch (error) {

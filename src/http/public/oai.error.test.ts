@@ -201,17 +201,22 @@ describe("the other error codes echo the request", () => {
     expect(answer.codes).toEqual(["noMetadataFormats"]);
   });
 
-  it("noSetHierarchy for ListSets and for a set argument", async () => {
+  it("noRecordsMatch for a set this repository does not define, or one with no records", async () => {
     for (const query of [
-      "verb=ListSets",
-      "verb=ListSets&resumptionToken=abc",
-      "verb=ListRecords&metadataPrefix=oai_dc&set=physics",
-      "verb=ListIdentifiers&metadataPrefix=oai_dc&set=lang:en",
+      "verb=ListRecords&metadataPrefix=oai_dc&set=lang:en",
+      "verb=ListIdentifiers&metadataPrefix=oai_dc&set=cs:cs.XX",
+      "verb=ListIdentifiers&metadataPrefix=oai_dc&set=math:cs.CL",
+      "verb=ListIdentifiers&metadataPrefix=oai_dc&set=physics",
     ]) {
       const answer = await oaiError(query);
-      expect(answer.codes).toEqual(["noSetHierarchy"]);
-      expect((answer.request as Node)["@verb"]).toMatch(/^List/);
+      expect(answer.codes).toEqual(["noRecordsMatch"]);
+      expect((answer.request as Node)["@set"]).toBe(query.split("set=")[1]);
     }
+  });
+
+  it("badResumptionToken for ListSets, which answers in one response", async () => {
+    const answer = await oaiError("verb=ListSets&resumptionToken=abc");
+    expect(answer.codes).toEqual(["badResumptionToken"]);
   });
 });
 

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, min, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { owners, type PaperStatus, papers, paperVersions } from "../../db/schema/index.ts";
+import { pgArray } from "../../db/sql.ts";
 import { isCurrentVersion } from "../papers/index.ts";
 
 /**
@@ -31,6 +32,8 @@ export interface HarvestRecord {
   license: string;
   keywords: string[];
   language: string;
+  /** Subject codes, the primary first; empty for a paper without subjects. */
+  subjects: string[];
 }
 
 /** Where a keyset page starts: strictly after this (updated_at, id). */
@@ -44,6 +47,8 @@ export interface HarvestWindow {
   from?: Date | undefined;
   /** Exclusive upper bound on `updated_at` (the OAI `until`, widened to its granularity). */
   before?: Date | undefined;
+  /** Only records with one of these subject codes (an OAI set); deleted records included. */
+  subjects?: readonly string[] | undefined;
 }
 
 const columns = {
@@ -60,6 +65,7 @@ const columns = {
   license: paperVersions.license,
   keywords: paperVersions.keywords,
   language: paperVersions.language,
+  subjects: papers.subjects,
 };
 
 function selectRecords(db: Db) {
@@ -78,16 +84,31 @@ function hasKeyword(keyword: string) {
   return sql`quire_lower_keywords(${paperVersions.keywords}) @> array[lower(${keyword})]::text[]`;
 }
 
-/** The newest visible papers by first publication, optionally only those with a keyword. */
+/** Papers with any of these subject codes (the GIN index `papers_subjects_idx` answers it). */
+function hasSubject(codes: readonly string[]) {
+  return sql`${papers.subjects} && ${pgArray(codes, "text")}`;
+}
+
+/**
+ * The newest visible papers by first publication, optionally only those with a keyword, with
+ * one of some subject codes, or among some papers (a search's matches); the filters combine.
+ */
 export async function newestPapers(
   db: Db,
-  options: { limit: number; keyword?: string | undefined },
+  options: {
+    limit: number;
+    keyword?: string | undefined;
+    subjects?: readonly string[] | undefined;
+    ids?: readonly string[] | undefined;
+  },
 ): Promise<HarvestRecord[]> {
   return selectRecords(db)
     .where(
       and(
         eq(papers.status, "published"),
         options.keyword === undefined ? undefined : hasKeyword(options.keyword),
+        options.subjects === undefined ? undefined : hasSubject(options.subjects),
+        options.ids === undefined ? undefined : inArray(papers.id, [...options.ids]),
       ),
     )
     .orderBy(desc(papers.publishedAt), desc(papers.id))
@@ -99,6 +120,7 @@ function windowCondition(window: HarvestWindow) {
     inArray(papers.status, [...HARVEST_STATUSES]),
     window.from ? gte(papers.updatedAt, window.from) : undefined,
     window.before ? lt(papers.updatedAt, window.before) : undefined,
+    window.subjects ? hasSubject(window.subjects) : undefined,
   );
 }
 

@@ -1,8 +1,9 @@
-/** @module OAI-PMH 2.0: the six verbs over papers, oai_dc metadata, sealed keyset tokens. */
+/** @module OAI-PMH 2.0: the six verbs over papers, oai_dc metadata, subject sets, sealed keyset tokens. */
 
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { PAPER_ID_PATTERN } from "../ids.ts";
 import { AI_LABEL } from "../papers/index.ts";
+import { subjectName } from "../subjects/index.ts";
 import {
   countHarvestable,
   earliestChange,
@@ -11,6 +12,7 @@ import {
   type HarvestWindow,
   harvestPage,
 } from "./harvest.ts";
+import { OAI_SETS, oaiSet, setSpecsOf } from "./oai-sets.ts";
 import {
   decodeResumptionToken,
   encodeResumptionToken,
@@ -110,9 +112,11 @@ interface Request {
  * the protocol (HTTP 200 with `<error>` elements), so this never throws for bad input.
  * Every failed argument check is reported, each as its own `badArgument` error.
  *
- * Choices: no sets (keywords are free text per version, languages are detected, and
- * neither makes a stable collection), so ListSets and any `set` give `noSetHierarchy`;
- * deleted records are persistent — withdrawn and removed papers stay as headers with
+ * Choices: sets are subjects (oai-sets.ts): a set per group (`cs`) and per category under
+ * it (`cs:cs.CL`); records carry their setSpecs, deleted ones too, so a harvester of a set
+ * learns of deletions in it. A well-formed set this repository does not define gives
+ * `noRecordsMatch` (the list over it is empty; the protocol names no other error for it).
+ * Deleted records are persistent — withdrawn and removed papers stay as headers with
  * `status="deleted"` so harvesters can take their copies down.
  */
 export async function respondOai(ctx: ServiceContext, options: OaiOptions): Promise<string> {
@@ -251,13 +255,37 @@ export function formatDatestamp(date: Date): string {
 const HANDLERS: Record<OaiVerb, (request: Request) => Promise<Outcome>> = {
   Identify: identify,
   ListMetadataFormats: listMetadataFormats,
-  ListSets: async () => ({
-    errors: [{ code: "noSetHierarchy", message: "This repository does not support sets." }],
-  }),
+  ListSets: listSets,
   ListIdentifiers: (request) => listRecords(request, "ListIdentifiers"),
   ListRecords: (request) => listRecords(request, "ListRecords"),
   GetRecord: getRecord,
 };
+
+/**
+ * Every set in one response (under two hundred: no resumption token is needed). A
+ * resumptionToken can only be one this repository never issued.
+ */
+async function listSets(request: Request): Promise<Outcome> {
+  if (request.args.has("resumptionToken")) {
+    return {
+      errors: [
+        {
+          code: "badResumptionToken",
+          message: "ListSets answers in one response; this repository issues no token for it.",
+        },
+      ],
+    };
+  }
+  return {
+    body: element(
+      "ListSets",
+      {},
+      OAI_SETS.map((set) =>
+        element("set", {}, [textElement("setSpec", set.spec), textElement("setName", set.name)]),
+      ),
+    ),
+  };
+}
 
 async function identify(request: Request): Promise<Outcome> {
   const earliest = (await earliestChange(publicReadDb(request.ctx))) ?? request.now;
@@ -341,17 +369,29 @@ async function listRecords(
     const errors: OaiError[] = [];
     const prefix = args.get("metadataPrefix") as string;
     if (prefix !== "oai_dc") errors.push(cannotDisseminate(prefix));
-    if (args.has("set")) {
-      errors.push({ code: "noSetHierarchy", message: "This repository does not support sets." });
+    const spec = args.get("set");
+    if (spec !== undefined && !oaiSet(spec)) {
+      errors.push({
+        code: "noRecordsMatch",
+        message: `This repository has no set "${spec}", so no records are in it; ListSets lists the sets.`,
+      });
     }
     if (errors.length > 0) return { errors };
   }
 
   const fromText = resumed ? resumed.from : (args.get("from") ?? null);
   const untilText = resumed ? resumed.until : (args.get("until") ?? null);
+  const setSpec = resumed ? resumed.set : (args.get("set") ?? null);
+  const set = setSpec === null ? undefined : oaiSet(setSpec);
+  if (setSpec !== null && !set) {
+    return {
+      errors: [{ code: "badResumptionToken", message: "The resumptionToken names no set here." }],
+    };
+  }
   const window: HarvestWindow = {
     from: fromText === null ? undefined : parseUtc(fromText)?.start,
     before: untilText === null ? undefined : parseUtc(untilText)?.next,
+    subjects: set?.codes,
   };
   const rows = await harvestPage(publicReadDb(ctx), {
     ...window,
@@ -365,7 +405,7 @@ async function listRecords(
           code: "noRecordsMatch",
           message: resumed
             ? "No records remain in this list."
-            : "No records match these from, until and metadataPrefix arguments.",
+            : "No records match these from, until, set and metadataPrefix arguments.",
         },
       ],
     };
@@ -392,6 +432,7 @@ async function listRecords(
         metadataPrefix: resumed?.metadataPrefix ?? "oai_dc",
         from: fromText,
         until: untilText,
+        set: setSpec,
         position: last.position,
         id: last.id,
         cursor: cursor + page.length,
@@ -445,6 +486,7 @@ function renderHeader(request: Request, record: HarvestRecord): string {
   return element("header", { status: record.status === "published" ? undefined : "deleted" }, [
     textElement("identifier", oaiIdentifier(request.host, record.id)),
     textElement("datestamp", formatDatestamp(record.updatedAt)),
+    ...setSpecsOf(record.subjects).map((spec) => textElement("setSpec", spec)),
   ]);
 }
 
@@ -480,6 +522,9 @@ function dublinCore(baseUrl: string, record: HarvestRecord): string {
       textElement("dc:creator", record.aiModel),
       ...(record.ownerHandle ? [textElement("dc:contributor", record.ownerHandle)] : []),
       ...record.keywords.map((keyword) => textElement("dc:subject", keyword)),
+      ...record.subjects.map((code) =>
+        textElement("dc:subject", `${subjectName(code, "en")} (${code})`, { "xml:lang": "en" }),
+      ),
       textElement("dc:description", record.abstract, { "xml:lang": lang }),
       textElement("dc:description", statement, { "xml:lang": "en" }),
       textElement("dc:publisher", "Quire"),

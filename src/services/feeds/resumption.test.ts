@@ -1,4 +1,5 @@
 /** @module Unit tests for OAI-PMH resumption tokens: round trip, seal, expiry, shape. */
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   decodeResumptionToken,
@@ -11,6 +12,7 @@ const state: ResumptionState = {
   metadataPrefix: "oai_dc",
   from: "2026-10-01",
   until: null,
+  set: "cs:cs.CL",
   position: "2026-10-05T12:00:00.123456Z",
   id: "2610.00042",
   cursor: 100,
@@ -47,6 +49,36 @@ describe("resumption tokens", () => {
     expect(decodeResumptionToken(token, { baseUrl, now, secret: "s3cret" }).ok).toBe(false);
     const secretToken = encodeResumptionToken(state, { baseUrl, secret: "s3cret" });
     expect(decodeResumptionToken(secretToken, { baseUrl, now, secret: "s3cret" }).ok).toBe(true);
+  });
+
+  it("carry no set for the whole repository, and still read version 1 tokens (no set)", () => {
+    const whole = { ...state, set: null };
+    const token = encodeResumptionToken(whole, { baseUrl });
+    expect(decodeResumptionToken(token, { baseUrl, now })).toEqual({ ok: true, state: whole });
+    // A version 1 token, sealed as the server sealed it before sets.
+    const payload = Buffer.from(
+      JSON.stringify([
+        1,
+        state.verb,
+        state.metadataPrefix,
+        state.from,
+        state.until,
+        state.position,
+        state.id,
+        state.cursor,
+        state.completeListSize,
+        state.expiresAt,
+      ]),
+    ).toString("base64url");
+    const seal = createHmac("sha256", `quire-oai-resumption::${baseUrl}`)
+      .update(payload)
+      .digest()
+      .subarray(0, 16)
+      .toString("base64url");
+    expect(decodeResumptionToken(`${payload}.${seal}`, { baseUrl, now })).toEqual({
+      ok: true,
+      state: whole,
+    });
   });
 
   it("refuse garbage without throwing", () => {

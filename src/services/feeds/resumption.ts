@@ -9,6 +9,8 @@ export interface ResumptionState {
   /** The original `from` / `until` arguments, verbatim (granularity is part of them). */
   from: string | null;
   until: string | null;
+  /** The original `set` argument (a setSpec), or null for the whole repository. */
+  set: string | null;
   /** Keyset position: the last record sent, at database precision. */
   position: string;
   id: string;
@@ -19,7 +21,8 @@ export interface ResumptionState {
   expiresAt: number;
 }
 
-const VERSION = 1;
+/** Version 2 carries the set; version 1 tokens (issued before sets) page the whole repository. */
+const VERSION = 2;
 const MAC_BYTES = 16;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{22}$/;
 const POSITION_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -55,6 +58,7 @@ export function encodeResumptionToken(
       state.cursor,
       state.completeListSize,
       state.expiresAt,
+      state.set,
     ]),
     "utf8",
   ).toString("base64url");
@@ -87,8 +91,11 @@ export function decodeResumptionToken(
   } catch {
     return malformed;
   }
-  if (!Array.isArray(fields) || fields.length !== 10 || fields[0] !== VERSION) return malformed;
-  const [, verb, metadataPrefix, from, until, position, id, cursor, size, expiresAt] = fields;
+  if (!Array.isArray(fields)) return malformed;
+  const current = fields[0] === VERSION && fields.length === 11;
+  if (!current && !(fields[0] === 1 && fields.length === 10)) return malformed;
+  const [, verb, metadataPrefix, from, until, position, id, cursor, size, expiresAt, set = null] =
+    fields;
   const isDate = (v: unknown) => v === null || typeof v === "string";
   const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
   if (
@@ -96,6 +103,7 @@ export function decodeResumptionToken(
     typeof metadataPrefix !== "string" ||
     !isDate(from) ||
     !isDate(until) ||
+    !(set === null || (typeof set === "string" && set.length > 0)) ||
     typeof position !== "string" ||
     !POSITION_PATTERN.test(position) ||
     typeof id !== "string" ||
@@ -114,6 +122,7 @@ export function decodeResumptionToken(
       metadataPrefix,
       from,
       until,
+      set,
       position,
       id,
       cursor,

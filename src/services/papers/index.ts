@@ -4,6 +4,7 @@ export {
   MODEL_FILTER_MAX,
   PAPER_SORTS,
   type PaperFilters,
+  type PaperFiltersInput,
   PaperFiltersSchema,
   PaperListQuerySchema,
   type PaperSort,
@@ -43,6 +44,13 @@ export {
 } from "./schemas.ts";
 export { seedSamplePapers } from "./seed.ts";
 export { getPaperSpans } from "./spans.ts";
+export {
+  SUBJECT_COUNT_IDS_MAX,
+  type SubjectCount,
+  type SubjectCounts,
+  type SubjectCountsInput,
+  subjectCounts,
+} from "./subject-counts.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";
 export {

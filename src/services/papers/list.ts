@@ -29,6 +29,18 @@ import { type SummaryRow, summaryColumns, toListItem } from "./summary.ts";
 
 export type ListPapersInput = PaperListQuery;
 
+/**
+ * Visible papers matching the filters, as conditions on `papers` (and, for `model`, on the
+ * current version joined as `paper_versions`): the list's and the subject counts' one reading
+ * of the filters.
+ */
+export function filterConditions(f: PaperFilters): SQL[] {
+  return [
+    eq(papers.status, "published"),
+    ...paperFilterSql(f, sql`${papers}`, sql`${paperVersions}`),
+  ];
+}
+
 /** Where a page ended, in the order it was read. */
 type Position =
   | { sort: "newest"; publishedAtMs: number; id: string }
@@ -128,10 +140,7 @@ async function findPapers(
  */
 export function papersQuery(ctx: ServiceContext, request: ListRequest, keyword: string | null) {
   const { filters: f, position, sort, limit } = request;
-  const where: (SQL | undefined)[] = [
-    eq(papers.status, "published"),
-    ...paperFilterSql(f, sql`${papers}`, sql`${paperVersions}`),
-  ];
+  const where: (SQL | undefined)[] = filterConditions(f);
   if (keyword !== null) {
     where.push(
       sql`quire_lower_keywords(${paperVersions.keywords}) @> array[lower(${keyword})]::text[]`,

@@ -184,6 +184,41 @@ describe("revisePaper", () => {
   });
 });
 
+describe("subjects on submission and revision", () => {
+  it("stores the form's subjects (aliases canonical), keeps them on a revision without any", async () => {
+    const result = await submitPaper(alice, fields({ subjects: ["cs.CL", "math.IT"] }));
+    if (result.outcome !== "published") throw new Error(result.outcome);
+    const id = result.paper_id;
+    expect((await getOwnPaper(alice, { id })).subjects).toEqual(["cs.CL", "cs.IT"]);
+    await revisePaper(alice, { ...fields({ subjects: [] }), paperId: id, changelog: "Kept." });
+    expect((await getOwnPaper(alice, { id })).subjects).toEqual(["cs.CL", "cs.IT"]);
+    await revisePaper(alice, {
+      ...fields({ subjects: ["cs.LG"] }),
+      paperId: id,
+      changelog: "Moved.",
+    });
+    expect((await getOwnPaper(alice, { id })).subjects).toEqual(["cs.LG"]);
+  });
+
+  it("lists unknown, repeated and too many subjects with the other fields' mistakes", async () => {
+    const error = await submitPaper(
+      alice,
+      fields({ title: "Hi", subjects: ["cs.XX", "cs.CL", "cs.CL"] }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Invalid);
+    expect((error as Invalid).issues.map((i) => i.name)).toEqual([
+      "title",
+      "subjects.0",
+      "subjects.2",
+    ]);
+    const many = await submitPaper(
+      alice,
+      fields({ subjects: ["cs.CL", "cs.AI", "cs.LG", "cs.IR", "cs.CV", "cs.RO"] }),
+    ).catch((e: unknown) => e);
+    expect((many as Invalid).issues.map((i) => i.name)).toEqual(["subjects"]);
+  });
+});
+
 describe("withdrawPaper", () => {
   it("withdraws: gone from search, list and get; updated_at and an event by the owner", async () => {
     const id = await published(alice, "quagganite");

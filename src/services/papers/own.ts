@@ -28,6 +28,8 @@ export interface OwnPaper {
   version: number;
   published_at: string;
   updated_at: string;
+  /** Subject codes, the primary first; empty for a paper without subjects. */
+  subjects: string[];
   /** The current version's screening: its status, screeners and every reason. */
   screening: {
     status: "passed" | "warnings";
@@ -83,6 +85,7 @@ const columns = {
   version: papers.currentVersion,
   publishedAt: papers.publishedAt,
   updatedAt: papers.updatedAt,
+  subjects: papers.subjects,
   title: paperVersions.title,
   screeningStatus: paperVersions.screeningStatus,
   screenedAt: paperVersions.screenedAt,
@@ -130,6 +133,7 @@ function toOwnPaper(row: Row, reasons: OwnReason[]): OwnPaper {
     version: row.version,
     published_at: row.publishedAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    subjects: row.subjects,
     screening: {
       status: row.screeningStatus,
       screened_at: row.screenedAt.toISOString(),

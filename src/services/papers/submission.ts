@@ -2,6 +2,7 @@
 import type { FieldIssue } from "../errors.ts";
 import { Invalid } from "../errors.ts";
 import { SCREENING_LIMITS } from "../screening/index.ts";
+import { subjectsProblems } from "../subjects/index.ts";
 import { CHANGELOG_MAX } from "./publish.ts";
 
 /**
@@ -42,6 +43,11 @@ export interface SubmissionFields {
   ai_model: string;
   license: string;
   keywords: string[];
+  /**
+   * Subject codes, the primary first (services/subjects). Empty or absent: a new paper has
+   * none, a new version keeps the paper's (a paper's subjects are never emptied by a form).
+   */
+  subjects?: readonly string[] | undefined;
 }
 
 function length(s: string): number {
@@ -91,6 +97,11 @@ export function checkSubmission(
   }
   if (options.changelogRequired) {
     bounded("changelog", fields.changelog ?? "", 1, L.changelogMax);
+  }
+  // The same check publishVersion applies (parseSubjects), run here so a form gets its
+  // subject mistakes listed with every other field's.
+  for (const p of fields.subjects?.length ? subjectsProblems(fields.subjects) : []) {
+    issue(p.index === null ? "subjects" : `subjects.${p.index}`, p.message);
   }
   if (issues.length > 0) throw new Invalid("The submission is not valid; see errors.", issues);
 }

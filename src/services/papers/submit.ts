@@ -42,5 +42,6 @@ export function submissionFields(input: SubmissionFields): SubmissionFields {
     ai_model: input.ai_model,
     license: input.license,
     keywords: input.keywords,
+    ...(input.subjects?.length ? { subjects: [...input.subjects] } : {}),
   };
 }

@@ -17,6 +17,7 @@ export {
   type SubjectName,
   subjectByCode,
   subjectFilter,
+  subjectGroupsOf,
   subjectName,
 } from "./lookup.ts";
 export {

@@ -10,6 +10,7 @@ import {
   SUBJECTS,
   subjectByCode,
   subjectFilter,
+  subjectGroupsOf,
   subjectName,
 } from "./lookup.ts";
 
@@ -212,5 +213,26 @@ describe("subjectFilter", () => {
     const error = refusal(() => subjectFilter(`${"a".repeat(500)}\n`));
     expect(error.message.length).toBeLessThan(100);
     expect(error.message).toContain("…");
+  });
+});
+
+describe("subjectGroupsOf", () => {
+  it("names a category's own group first, then groups that reach it through an alias", () => {
+    expect(subjectGroupsOf("cs.CL")).toEqual(["cs"]);
+    expect(subjectGroupsOf("hep-th")).toEqual(["physics"]);
+    expect(subjectGroupsOf("eess.SY")).toEqual(["eess", "cs"]);
+    expect(subjectGroupsOf("cs.SY")).toEqual(["eess", "cs"]);
+    expect(subjectGroupsOf("cs.IT")).toEqual(["cs", "math"]);
+    expect(subjectGroupsOf("cs.XX")).toEqual([]);
+    expect(subjectGroupsOf("__proto__")).toEqual([]);
+  });
+
+  it("agrees with subjectFilter for every category and group", () => {
+    for (const subject of SUBJECTS) {
+      const groups = SUBJECT_GROUPS.filter((g) => subjectFilter(g.code).includes(subject.code));
+      expect(new Set(subjectGroupsOf(subject.code)), subject.code).toEqual(
+        new Set(groups.map((g) => g.code)),
+      );
+    }
   });
 });

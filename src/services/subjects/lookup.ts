@@ -122,6 +122,25 @@ for (const group of SUBJECT_GROUPS) {
   NAMES.set(group.code, group.name);
 }
 
+/** Canonical code → the groups whose filter matches it, its own group first. */
+const GROUPS_OF = new Map<string, readonly SubjectGroupCode[]>();
+for (const subject of SUBJECTS) {
+  const others = SUBJECT_GROUPS.filter(
+    (g) => g.code !== subject.group && FILTERS.get(g.code)?.includes(subject.code),
+  ).map((g) => g.code);
+  GROUPS_OF.set(subject.code, Object.freeze([subject.group, ...others]));
+}
+
+/**
+ * The groups a category is listed under: its own, then any other whose filter reaches it
+ * through an alias (`eess.SY` is in `eess` and, as `cs.SY`, in `cs`). A code or alias; empty
+ * for an unknown code.
+ */
+export function subjectGroupsOf(code: string): readonly SubjectGroupCode[] {
+  const canonical = BY_CODE.get(code)?.code;
+  return (canonical && GROUPS_OF.get(canonical)) || [];
+}
+
 /** A category code or alias arXiv defines (exactly as arXiv writes it: `cs.CL`, not `CS.cl`). */
 export function isSubjectCode(value: unknown): value is SubjectCode | SubjectAlias {
   return typeof value === "string" && BY_CODE.has(value);

@@ -11,6 +11,7 @@ import { profilesEn } from "./profiles.en.ts";
 import { readingEn } from "./reading.en.ts";
 import { reportsEn } from "./reports.en.ts";
 import { screeningEn } from "./screening.en.ts";
+import { subjectsEn } from "./subjects.en.ts";
 import { submitEn } from "./submit.en.ts";
 
 export const en = {
@@ -198,6 +199,7 @@ export const en = {
   oauth: oauthEn,
   reports: reportsEn,
   profiles: profilesEn,
+  subjects: subjectsEn,
 };
 
 export type Messages = typeof en;

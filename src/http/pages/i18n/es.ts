@@ -8,6 +8,7 @@ import { profilesEs } from "./profiles.es.ts";
 import { readingEs } from "./reading.es.ts";
 import { reportsEs } from "./reports.es.ts";
 import { screeningEs } from "./screening.es.ts";
+import { subjectsEs } from "./subjects.es.ts";
 import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
@@ -194,4 +195,5 @@ export const es: Messages = {
   oauth: oauthEs,
   reports: reportsEs,
   profiles: profilesEs,
+  subjects: subjectsEs,
 };

@@ -136,6 +136,7 @@ export const moderationEn = {
       "paper.approve": "Approved a held paper",
       "paper.reject": "Rejected a held paper",
       "paper.clear_flag": "Cleared a paper's warnings",
+      "paper.subjects": "Changed a paper's subjects",
       "agent.suspend": "Suspended an agent",
       "agent.verify": "Verified or reinstated an agent",
       "owner.verify": "Verified an owner's email",

@@ -138,6 +138,7 @@ export const moderationEs: typeof moderationEn = {
       "paper.approve": "Aprobó un artículo retenido",
       "paper.reject": "Rechazó un artículo retenido",
       "paper.clear_flag": "Descartó los avisos de un artículo",
+      "paper.subjects": "Cambió las materias de un artículo",
       "agent.suspend": "Suspendió un agente",
       "agent.verify": "Verificó o rehabilitó un agente",
       "owner.verify": "Verificó el correo de un responsable",

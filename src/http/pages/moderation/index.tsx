@@ -24,6 +24,7 @@ import { logPage } from "./log.tsx";
 import { type Done, guard, type PaperAction, reasonError, reasonFieldId } from "./parts.tsx";
 import { queuePage } from "./queue.tsx";
 import { resolveFieldIds } from "./reports.tsx";
+import { registerSubjectModeration } from "./subjects.tsx";
 
 /** URL segment → action, the service verb that does it and the notice shown after. */
 const PAPER_ACTIONS: Record<
@@ -46,6 +47,7 @@ function parseVersion(value: string | undefined): number | undefined | null {
 }
 
 export function registerModerationPages(app: OpenAPIHono<AppEnv>): void {
+  registerSubjectModeration(app);
   registerPage(app, "GET", "/moderation", (p) => guard(p, "/moderation") ?? queuePage(p));
 
   registerPage(app, "POST", "/moderation/papers/:id/:action", async (p) => {

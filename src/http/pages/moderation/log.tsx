@@ -19,6 +19,11 @@ function detailsText(p: Page, details: unknown): string {
   if (typeof d.from === "string" && typeof d.to === "string" && d.from !== d.to) {
     parts.push(t.change(t.states[d.from] ?? d.from, t.states[d.to] ?? d.to));
   }
+  const subjects = details as { subjects_from?: unknown; subjects_to?: unknown };
+  if (Array.isArray(subjects.subjects_from) && Array.isArray(subjects.subjects_to)) {
+    const list = (codes: unknown[]) => codes.map(String).join(", ") || "—";
+    parts.push(t.change(list(subjects.subjects_from), list(subjects.subjects_to)));
+  }
   if (typeof d.version === "number") parts.push(t.versionOf(d.version));
   const outcome = (details as { outcome?: unknown }).outcome;
   if (typeof outcome === "string") {

@@ -13,6 +13,7 @@ import {
   Unauthorized,
 } from "../../../services/errors.ts";
 import { parsePaperRef } from "../../../services/ids.ts";
+import { isModerator } from "../../../services/moderation/index.ts";
 import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { formatDate, localePath } from "../i18n/index.ts";
@@ -22,6 +23,7 @@ import { type Page, refusalNotice, registerPage } from "../page.ts";
 import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
+import { SubjectList } from "../subject-parts.tsx";
 import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
 import { reviewErrors, reviewInput } from "./review-form.tsx";
@@ -160,6 +162,19 @@ function PaperView({
               <dt>{r.keywords}</dt>
               <dd>
                 <KeywordList p={p} keywords={paper.keywords} />
+              </dd>
+            </div>
+          ) : null}
+          {paper.subjects.length > 0 || isModerator(p.ctx) ? (
+            <div>
+              <dt>{p.t.subjects.paper.title}</dt>
+              <dd id="paper-subjects">
+                <SubjectList p={p} subjects={paper.subjects} />
+                {isModerator(p.ctx) ? (
+                  <a href={p.href(`/moderation/papers/${paper.id}/subjects`)}>
+                    {p.t.subjects.paper.change}
+                  </a>
+                ) : null}
               </dd>
             </div>
           ) : null}
