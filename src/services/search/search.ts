@@ -308,7 +308,18 @@ export interface SearchPlan {
 /** Ranks each wording, fuses the rankings and shows the best `limit` chunks. */
 export async function runSearch(ctx: ServiceContext, plan: SearchPlan): Promise<SearchResponse> {
   const { query, limit, mode, channels } = plan;
-  const filters = plan.filters ?? null;
+  // What a filter keeps is looked up once for every wording.
+  const filter: SearchFilter | null = plan.filters
+    ? {
+        filters: plan.filters,
+        allowed: allowedChunks(
+          publicReadDb(ctx),
+          plan.filters,
+          searchSettings(ctx.search).filterScanChunks,
+        ),
+      }
+    : null;
+  filter?.allowed.catch(() => {});
   // A wording that ranks the papers of one language only is skipped when the index holds no
   // chunk in that language (an English-only archive runs one wording, not four); the
   // wordings for every paper start ranking without waiting for that answer.
@@ -323,11 +334,11 @@ export async function runSearch(ctx: ServiceContext, plan: SearchPlan): Promise<
   analysed.catch(() => {});
   const perWording = await Promise.all(
     wordings.map(async (v) => {
-      if (!v.language) return rankChunks(ctx, v.text, channels, limit, v, filters);
+      if (!v.language) return rankChunks(ctx, v.text, channels, limit, v, filter);
       if (!(await indexed).has(v.language)) return null;
       // A translation looks for papers in its language only, so it never reorders the
       // papers the query as typed already reaches.
-      const deep = await rankChunks(ctx, v.text, channels, 3 * limit, v, filters);
+      const deep = await rankChunks(ctx, v.text, channels, 3 * limit, v, filter);
       const languages = await chunkLanguages(
         publicReadDb(ctx),
         deep.map((r) => r.chunkId),
@@ -421,14 +432,14 @@ export async function rankChunks(
   channelList: readonly Channel[],
   limit: number,
   wording: Pick<QueryVariant, "configs" | "groups">,
-  filters: PaperFilters | null = null,
+  filter: SearchFilter | null = null,
 ): Promise<ScoredChunk[]> {
   const db = publicReadDb(ctx);
   const settings = searchSettings(ctx.search);
   // A filter keeping a small part of the archive is applied inside BM25's scan (exactly: the
   // best chunks among those it keeps); a broad one is applied to a deeper candidate pool.
-  const allowed = filters ? allowedChunks(db, filters, settings.filterScanChunks) : null;
-  allowed?.catch(() => {});
+  const filters = filter?.filters ?? null;
+  const allowed = filter?.allowed ?? null;
   const channels = new Set(channelList);
   const embedder = channels.has("dense") ? ctx.embedder : undefined;
   // The query embedding is the slow part when dense is on: start it first.
@@ -544,6 +555,12 @@ function unitScore(fused: number, curve: { a: number; c: number }): number {
 
 /** A broad filter's candidate pools are this many times deeper, since it drops some of them. */
 const BROAD_FILTER_DEPTH = 2;
+
+/** A search's filters, with what they keep (looked up once per search, for every wording). */
+export interface SearchFilter {
+  filters: PaperFilters;
+  allowed: Promise<{ exact: boolean; chunks: ReadonlySet<number> }>;
+}
 
 /**
  * The indexed chunks of the papers `filters` keeps, when they are few (`exact`: BM25 then
