@@ -437,7 +437,8 @@ export async function rankChunks(
   const db = publicReadDb(ctx);
   const settings = searchSettings(ctx.search);
   // A filter keeping a small part of the archive is applied inside BM25's scan (exactly: the
-  // best chunks among those it keeps); a broad one is applied to a deeper candidate pool.
+  // best chunks among those it keeps); a broad one is applied to the candidates, with a
+  // deeper second pass when too few of them are kept.
   const filters = filter?.filters ?? null;
   const allowed = filter?.allowed ?? null;
   const channels = new Set(channelList);
@@ -453,18 +454,28 @@ export async function rankChunks(
   const baseDepth = onlyBm25 ? Math.max(LEXICAL_DEPTH, 2 * limit + 20) : settings.candidates;
   // Three independent chains, in parallel: BM25's postings scan and the sparse channel's
   // document frequencies (both need only the query's statistics), and the dense search.
-  const lexicalChain = async () => {
-    if (!lexical) return { bm25: null, gramVector: null };
-    const stats = await bm25Statistics(db, query, wording.configs, wording.groups);
+  // `deeper` multiplies the pools' depth: a broad filter's second pass, when the first left
+  // fewer than `limit` candidates.
+  const stats = lexical ? bm25Statistics(db, query, wording.configs, wording.groups) : null;
+  stats?.catch(() => {});
+  const lexicalChain = async (deeper: number) => {
+    if (!stats) return { bm25: null, gramVector: null };
     const kept = allowed ? await allowed : null;
-    const depth = kept && !kept.exact ? BROAD_FILTER_DEPTH * baseDepth : baseDepth;
     const [found, grams] = await Promise.all([
-      bm25Search(db, stats, settings, depth, kept?.exact ? kept.chunks : undefined),
-      channels.has("sparse") ? queryGramVector(db, query, stats.lexemes, stats.chunks) : null,
+      bm25Search(
+        db,
+        await stats,
+        settings,
+        deeper * baseDepth,
+        kept?.exact ? kept.chunks : undefined,
+      ),
+      channels.has("sparse")
+        ? stats.then((s) => queryGramVector(db, query, s.lexemes, s.chunks))
+        : null,
     ]);
     return { bm25: found, gramVector: found.hits.length > 0 ? grams : null };
   };
-  const denseChain = async () => {
+  const denseChain = async (deeper: number) => {
     const vector = embedding ? await embedding : null;
     const hits =
       embedder && vector
@@ -472,26 +483,35 @@ export async function rankChunks(
             db,
             embedder.model,
             vector,
-            filters ? BROAD_FILTER_DEPTH * settings.denseCandidates : settings.denseCandidates,
+            deeper * settings.denseCandidates,
             settings.efSearch,
           )
         : [];
     return { vector, dense: hits };
   };
-  const [{ bm25, gramVector }, { vector, dense }] = await Promise.all([
-    lexicalChain(),
-    denseChain(),
-  ]);
+  const gather = async (deeper: number) => {
+    const [{ bm25, gramVector }, { vector, dense }] = await Promise.all([
+      lexicalChain(deeper),
+      denseChain(deeper),
+    ]);
+    let candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
+    for (const hit of dense) candidates.add(hit.chunkId);
+    let exact = true;
+    if (filters && candidates.size > 0) {
+      const kept = await allowed!;
+      exact = kept.exact;
+      candidates = kept.exact
+        ? new Set([...candidates].filter((id) => kept.chunks.has(id)))
+        : await keptCandidates(db, [...candidates], filters);
+    }
+    return { bm25, gramVector, vector, candidates, exact };
+  };
+  let pass = await gather(1);
+  // A broad filter is applied after ranking: when it leaves too few, rank deeper once.
+  if (filters && !pass.exact && pass.candidates.size < limit)
+    pass = await gather(BROAD_FILTER_DEPTH);
+  const { bm25, gramVector, vector, candidates } = pass;
   const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
-
-  let candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
-  for (const hit of dense) candidates.add(hit.chunkId);
-  if (filters && candidates.size > 0) {
-    const kept = await allowed!;
-    candidates = kept.exact
-      ? new Set([...candidates].filter((id) => kept.chunks.has(id)))
-      : await keptCandidates(db, [...candidates], filters);
-  }
   if (candidates.size === 0) return [];
   const facts = await candidateFacts(db, [...candidates], gramVector, denseSpec);
   if (facts.length === 0) return [];
@@ -553,8 +573,8 @@ function unitScore(fused: number, curve: { a: number; c: number }): number {
   return 1 / (1 + Math.exp(-(curve.a * fused + curve.c)));
 }
 
-/** A broad filter's candidate pools are this many times deeper, since it drops some of them. */
-const BROAD_FILTER_DEPTH = 2;
+/** A broad filter's second pass ranks pools this many times deeper. */
+const BROAD_FILTER_DEPTH = 4;
 
 /** A search's filters, with what they keep (looked up once per search, for every wording). */
 export interface SearchFilter {
