@@ -8,6 +8,7 @@ export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
 export { listPapers } from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
+export { type RelatedPapersInput, relatedPapers } from "./related.ts";
 export { revisePaper } from "./revise.ts";
 export {
   AI_LABEL,
@@ -21,6 +22,12 @@ export {
   PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
+  RELATED_LIMIT,
+  RelatedInputSchema,
+  RelatedLimitSchema,
+  type RelatedPaper,
+  type RelatedPapers,
+  RelatedPapersSchema,
 } from "./schemas.ts";
 export { getPaperSpans } from "./spans.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
