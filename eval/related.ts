@@ -7,6 +7,7 @@
  *   npm run eval:related                    # PGlite in a temporary directory
  *   EVAL_ENGINE=postgres npm run eval:related
  *   npm run eval:related -- --tune          # a grid of settings, DEV queries only
+ *   npm run eval:related -- --calibrate     # fit the score's logistic, DEV queries only
  *   npm run eval:related -- --smoke         # 300 abstracts, 20 queries (CI)
  *
  * Environment: as eval:arxiv (eval/lib/database.ts): EVAL_ENGINE, EVAL_DATA_DIR,
@@ -19,6 +20,7 @@
  * route), one query at a time; its latency is wall time per call in this process.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { resultPath, writeResult } from "../bench/lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
@@ -39,6 +41,7 @@ import { log, withEvalDatabase } from "./lib/database.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const TUNE = process.argv.includes("--tune");
+const CALIBRATE = process.argv.includes("--calibrate");
 const SEED = 20261130;
 const QUERIES = orSmoke(1000, 20);
 const K = 5;
@@ -240,6 +243,10 @@ async function main(): Promise<void> {
         await tune(ctx, queries, primary);
         return;
       }
+      if (CALIBRATE) {
+        await calibrate(ctx, queries, primary);
+        return;
+      }
 
       // Ours, through the verb; a warm-up call first (statement caches, planner).
       await relatedPapers(ctx, { id: queries[0]!, limit: K });
@@ -276,11 +283,18 @@ async function main(): Promise<void> {
       );
       // One file for both engines: this run replaces its engine's figures and keeps the other's.
       const previous = readPrevious();
+      const round = (x: number) => Math.round(x * 10_000) / 10_000;
       const run = {
         date: new Date().toISOString(),
+        load: loadavg().map((l) => Math.round(l * 100) / 100),
         settings: { ...DEFAULT_RELATED_SETTINGS, ...overrides },
-        precisionAt5: Object.fromEntries(rows),
-        latencyMs: { p50, p95, calls: ms.length },
+        precisionAt5: Object.fromEntries(
+          rows.map(([name, h]) => [
+            name,
+            { dev: round(h.dev), test: round(h.test), all: round(h.all) },
+          ]),
+        ),
+        latencyMs: { p50: round(p50), p95: round(p95), calls: ms.length },
       };
       writeResult("eval-related", {
         papers: papers.length,
@@ -297,7 +311,7 @@ async function main(): Promise<void> {
   });
 }
 
-/** Each setting on its own over the defaults, on the DEV half only. */
+/** Each setting on its own over the defaults (or EVAL_GRID's list), on the DEV half only. */
 async function tune(
   ctx: ServiceContext,
   queries: readonly string[],
@@ -309,17 +323,13 @@ async function tune(
       JSON.stringify([
         {},
         { sparseWeight: 0 },
-        { sparseWeight: 0.5 },
-        { sparseWeight: 2 },
-        { terms: 15 },
-        { terms: 50 },
+        { sparseWeight: 1 },
+        { sparseWeight: 4 },
+        { terms: 30 },
         { terms: 100 },
-        { queryTf: "one" },
-        { queryTf: "raw" },
         { titleWeight: 1 },
         { titleWeight: 3 },
-        { candidates: 50 },
-        { candidates: 300 },
+        { candidates: 100 },
       ]),
   );
   for (const variant of grid) {
@@ -330,14 +340,54 @@ async function tune(
       answers.push(hits.map((h) => h.paperId));
     }
     const ms = (performance.now() - started) / dev.length;
-    // Every dev query sits at an even position of `dev`'s own numbering here: use `all`.
     const p = precision(dev, (_, i) => answers[i]!, primary);
-    const mean =
-      (p.dev * Math.ceil(dev.length / 2) + p.test * Math.floor(dev.length / 2)) / dev.length;
     console.log(
-      `${JSON.stringify(variant)}\tdev p@5 ${mean.toFixed(4)}\t${ms.toFixed(1)} ms/query`,
+      `${JSON.stringify(variant)}\tdev p@5 ${p.all.toFixed(4)}\t${ms.toFixed(1)} ms/query`,
     );
   }
+}
+
+/**
+ * Fits the score's logistic, P(same first category | fused z) = 1 / (1 + e^-(a·z + c)), by
+ * Newton's method on the top 20 related papers of each DEV query.
+ */
+async function calibrate(
+  ctx: ServiceContext,
+  queries: readonly string[],
+  primary: ReadonlyMap<string, string>,
+): Promise<void> {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const id of queries.filter((_, i) => i % 2 === 0)) {
+    for (const hit of await rankRelated(ctx, { paperId: id, version: 1 }, 20)) {
+      xs.push(hit.fused);
+      ys.push(primary.get(hit.paperId) === primary.get(id) ? 1 : 0);
+    }
+  }
+  let a = 1;
+  let c = 0;
+  for (let step = 0; step < 50; step++) {
+    let ga = 0;
+    let gc = 0;
+    let haa = 0;
+    let hac = 0;
+    let hcc = 0;
+    xs.forEach((x, i) => {
+      const p = 1 / (1 + Math.exp(-(a * x + c)));
+      const w = p * (1 - p);
+      ga += (ys[i]! - p) * x;
+      gc += ys[i]! - p;
+      haa += w * x * x;
+      hac += w * x;
+      hcc += w;
+    });
+    const det = haa * hcc - hac * hac;
+    a += (hcc * ga - hac * gc) / det;
+    c += (haa * gc - hac * ga) / det;
+  }
+  console.log(
+    `score curve on ${xs.length} (query, related) pairs of the DEV half: { a: ${a.toFixed(4)}, c: ${c.toFixed(4)} }; share sharing the category ${(ys.reduce((s, y) => s + y, 0) / ys.length).toFixed(3)}`,
+  );
 }
 
 await main();

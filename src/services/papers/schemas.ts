@@ -102,7 +102,7 @@ export const RelatedInputSchema = z.object({ limit: RelatedLimitSchema });
 export const RelatedPaperSchema = PaperListItemSchema.extend({
   score: z.number().min(0).max(1).openapi({
     description:
-      "Closeness of the paper's text to the source paper's, in [0, 1], descending within a response; compare scores within one response only.",
+      "How close the paper's text is to this paper's, in [0, 1], descending within a response: a logistic of how far it stands above the other candidates, fitted on arXiv abstracts so that it reads roughly as the chance that the two papers share their main subject. Scores of one response sit close together; compare them within one response only.",
   }),
 }).openapi("RelatedPaper");
 

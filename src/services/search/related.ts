@@ -10,7 +10,7 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { lexemeSequence, textConfigSql } from "./indexing.ts";
 import { type Bm25Statistics, bm25Idf, bm25Search } from "./lexical.ts";
 import { unitScore } from "./search.ts";
-import { DEFAULT_SEARCH_SETTINGS, searchSettings } from "./settings.ts";
+import { searchSettings } from "./settings.ts";
 import { queryGramVector } from "./sparse.ts";
 
 /** The paper version whose related papers are wanted. */
@@ -29,42 +29,33 @@ export interface RelatedHit {
 
 /** How the source's text becomes a query, and how the channels are weighed. */
 export interface RelatedSettings {
-  /** The source's lexemes kept, by TF-IDF weight: the query BM25 ranks with. */
+  /** The source's lexemes kept, heaviest by TF-IDF first: the query BM25 ranks with. */
   terms: number;
-  /** Query-side term frequency: each kept lexeme's BM25 weight is idf × this of its tf. */
-  queryTf: "one" | "log" | "raw";
   /** A title occurrence counts as this many occurrences in the text. */
   titleWeight: number;
   /** Characters of the body read (after the title and abstract): bounds the work. */
   bodyChars: number;
-  /** Chunks BM25 returns, re-scored by the character-gram channel. */
+  /** Chunks BM25 returns (besides the source's own), re-scored by the character-gram channel. */
   candidates: number;
   /** Fusion weight of the character-gram channel (BM25's is 1; 0 leaves it out). */
   sparseWeight: number;
-  /** BM25's saturation and length normalisation for this query (search's when absent). */
-  k1?: number;
-  b?: number;
-  /** Postings BM25 scans in full before commoner terms are only looked up (search's when absent). */
-  postingsBudget?: number;
-  /** Whether the gram channel's query holds the source's character 4-grams (else words and bigrams only). */
-  sparseGrams: boolean;
-  /** Pseudo-relevance feedback: the first pass's best papers added to the query (0: off). */
-  prfDocs: number;
-  /** Their mean vector's weight beside the source's (both unit length). */
-  prfWeight: number;
 }
 
+/**
+ * Chosen on the dev half of eval:related (docs/adr/0040-related-papers-distinctive-terms.md):
+ * more terms rank better (30 → 60 → 100: 0.674, 0.683, 0.690 with weight 2) but cost more
+ * (p95 39, 49, 81 ms on PostgreSQL); the gram channel at weight 3 adds what 100 terms add.
+ */
 export const DEFAULT_RELATED_SETTINGS: RelatedSettings = {
   terms: 60,
-  queryTf: "log",
   titleWeight: 2,
   bodyChars: 20_000,
   candidates: 50,
   sparseWeight: 3,
-  sparseGrams: true,
-  prfDocs: 0,
-  prfWeight: 1,
 };
+
+/** The deepest candidate pool (chunks) a query grows to when its papers have many chunks. */
+const MAX_DEPTH = 1600;
 
 interface SourceText {
   text: string;
@@ -78,9 +69,10 @@ interface SourceText {
 
 /**
  * The source version's title, abstract and the start of its body, analysed with its
- * language's configuration (as indexing analyses it), the document frequencies of its
- * lexemes and the collection's statistics, in one round trip. Null when there is no such
- * version.
+ * language's configuration (as indexing analyses them), the document frequencies of its
+ * lexemes, the collection's statistics and how many chunks of the source the index holds, in
+ * one round trip. Null when there is no such version. The text is read from the version, not
+ * from the index: a paper its owner withdrew (no longer indexed) still has related papers.
  */
 async function sourceText(
   db: Db,
@@ -101,7 +93,7 @@ async function sourceText(
     db,
     sql`with v as (
           select pv.title, pv.language,
-                 pv.abstract || E'\n\n' || left(pv.body, ${bodyChars}::int) as text
+                 pv.abstract || E'\\n\\n' || left(pv.body, ${bodyChars}::int) as text
           from paper_versions pv
           where pv.paper_id = ${source.paperId} and pv.version = ${source.version}
         ),
@@ -136,10 +128,10 @@ async function sourceText(
 }
 
 /**
- * The source's query: its lexemes weighted by TF-IDF (title occurrences counting
- * `titleWeight` times), the `terms` heaviest kept, as BM25 statistics whose per-term weight
- * is the term's IDF times its query-side frequency. Lexemes no searchable chunk holds are
- * dropped (they cannot match).
+ * The source as a BM25 query: its lexemes weighted by TF-IDF, (1 + ln tf) × IDF with a title
+ * occurrence counting `titleWeight` times, the `terms` heaviest kept, each ranking with that
+ * weight in place of its IDF. Lexemes no searchable chunk holds are dropped (they cannot
+ * match).
  */
 export function sourceQuery(source: SourceText, settings: RelatedSettings): Bm25Statistics {
   const tf = new Map<string, number>();
@@ -147,24 +139,23 @@ export function sourceQuery(source: SourceText, settings: RelatedSettings): Bm25
   for (const l of source.titleLexemes) tf.set(l, (tf.get(l) ?? 0) + settings.titleWeight);
   const n = source.chunks;
   const weighted = source.dfs
-    .map(([term, df]) => {
-      const f = tf.get(term) ?? 0;
-      const q = settings.queryTf === "one" ? 1 : settings.queryTf === "raw" ? f : 1 + Math.log(f);
-      const idf = bm25Idf(n, Number(df));
-      return { term, df: Number(df), idf, weight: idf * q };
-    })
+    .map(([term, df]) => ({
+      term,
+      df: Number(df),
+      weight: bm25Idf(n, Number(df)) * (1 + Math.log(tf.get(term) ?? 1)),
+    }))
     .filter((t) => t.weight > 0)
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
     .slice(0, settings.terms);
-  const terms = weighted
-    .map((t) => ({ term: t.term, df: t.df }))
-    .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
   return {
     chunks: n,
     averageLength: source.total / Math.max(1, n),
     idf: new Map(weighted.map((t) => [t.term, t.weight])),
     members: new Map(weighted.map((t) => [t.term, [t.term]])),
-    terms,
+    // Rarest first, as bm25Search spends its postings budget.
+    terms: weighted
+      .map((t) => ({ term: t.term, df: t.df }))
+      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1)),
     lexemes: [...source.titleLexemes, ...source.textLexemes],
   };
 }
@@ -194,6 +185,7 @@ async function candidateRows(
           join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
           where s.chunk_id = any(${pgArray(part, "int8")}) and s.paper_id <> ${exclude}`,
     );
+  // In chunk order, whatever the split: the z-scores sum the candidates in this order.
   return (await readInParts(db, ids, read))
     .map((r) => ({
       chunkId: Number(r.chunk_id),
@@ -201,15 +193,6 @@ async function candidateRows(
       sparse: r.sparse === null ? null : Number(r.sparse),
     }))
     .sort((a, b) => a.chunkId - b.chunkId);
-}
-
-function bm25Params(ctx: ServiceContext, settings: RelatedSettings) {
-  const search = searchSettings(ctx.search);
-  return {
-    k1: settings.k1 ?? search.k1,
-    b: settings.b ?? search.b,
-    postingsBudget: settings.postingsBudget ?? search.postingsBudget,
-  };
 }
 
 /** z-score over the candidates (as search fuses its channels). */
@@ -225,10 +208,15 @@ function zScores(values: number[]): number[] {
  * The `limit` papers closest to the source version's text, best first, never the source
  * paper itself (nor, so, another version of it: the index holds current versions only), and
  * only current versions of published papers (checked against the papers table, not only
- * trusted to the index). The source's most distinctive lexemes (TF-IDF over the index's own
- * document frequencies) are one weighted BM25 query; its candidates are re-scored by the
- * character-gram channel with the source's whole text as the query; both are z-scored over
- * the candidates and fused, and each paper counts by its best chunk. Design and figures:
+ * trusted to the index).
+ *
+ * The source's most distinctive lexemes (TF-IDF over the index's own document frequencies)
+ * are one weighted BM25 query; its best chunks are re-scored by the character-gram channel
+ * with the source's whole text as the query (words, bigrams and 4-grams, IDF² on the query
+ * side as search weighs them); both are z-scored over the candidates and fused, and each paper
+ * counts by its best chunk. When the pool holds fewer than twice `limit` papers (papers of
+ * many chunks), it is deepened. A query over the index as it stands: nothing is precomputed,
+ * so a paper published a moment ago is a candidate at once. Design and figures:
  * docs/adr/0040-related-papers-distinctive-terms.md.
  */
 export async function rankRelated(
@@ -241,166 +229,71 @@ export async function rankRelated(
   const db = publicReadDb(ctx);
   const text = await sourceText(db, source, settings.bodyChars);
   if (!text || text.chunks === 0) return [];
-  const stats = sourceQuery(text, settings);
-  if (stats.terms.length === 0) return [];
+  const query = sourceQuery(text, settings);
+  if (query.terms.length === 0) return [];
+  const search = searchSettings(ctx.search);
   const gramVector =
     settings.sparseWeight > 0
-      ? queryGramVector(db, settings.sparseGrams ? text.text : "", stats.lexemes, text.chunks)
+      ? queryGramVector(db, text.text, query.lexemes, text.chunks)
       : Promise.resolve(null);
   gramVector.catch(() => {});
-  const pass = (query: Bm25Statistics) =>
-    fusedPass(db, query, bm25Params(ctx, settings), settings, text.own, source.paperId, gramVector);
-  let ranked = await pass(stats);
-  if (settings.prfDocs > 0 && ranked.length > 0) {
-    const feedback = await feedbackVectors(
-      db,
-      ranked.slice(0, settings.prfDocs).map((r) => r.paperId),
-      settings,
-      text.chunks,
-    );
-    const expanded = expandedQuery(text, stats, feedback, settings);
-    if (expanded.terms.length > 0) ranked = await pass(expanded);
+  let depth = settings.candidates + text.own;
+  for (;;) {
+    const [found, grams] = await Promise.all([bm25Search(db, query, search, depth), gramVector]);
+    const candidates =
+      found.hits.length === 0
+        ? []
+        : await candidateRows(
+            db,
+            found.hits.map((h) => h.chunkId),
+            source.paperId,
+            grams,
+          );
+    const papers = new Set(candidates.map((c) => c.paperId)).size;
+    if (papers < 2 * limit && found.hits.length >= depth && depth < MAX_DEPTH) {
+      depth = Math.min(MAX_DEPTH, depth * 4);
+      continue;
+    }
+    return fused(candidates, new Map(found.hits.map((h) => [h.chunkId, h.score])), grams, settings)
+      .slice(0, limit)
+      .map(({ paperId, value }) => ({ paperId, fused: value, score: relatedScore(value) }));
   }
-  return ranked
-    .slice(0, limit)
-    .map(({ paperId, fused }) => ({ paperId, fused, score: relatedScore(fused) }));
 }
 
-/** One ranking: BM25 over `query`, re-scored by the gram channel, fused, one entry a paper. */
-async function fusedPass(
-  db: Db,
-  query: Bm25Statistics,
-  params: { k1: number; b: number; postingsBudget: number },
+/** Each candidate paper's best fused z-score, best first (ties by id). */
+function fused(
+  candidates: readonly Candidate[],
+  bm25: ReadonlyMap<number, number>,
+  grams: string | null,
   settings: RelatedSettings,
-  own: number,
-  exclude: string,
-  gramVector: Promise<string | null>,
-): Promise<{ paperId: string; fused: number }[]> {
-  const [found, grams] = await Promise.all([
-    bm25Search(db, query, params, settings.candidates + own),
-    gramVector,
-  ]);
-  if (found.hits.length === 0) return [];
-  const bm25 = new Map(found.hits.map((h) => [h.chunkId, h.score]));
-  const candidates = await candidateRows(
-    db,
-    found.hits.map((h) => h.chunkId),
-    exclude,
-    grams,
-  );
+): { paperId: string; value: number }[] {
   if (candidates.length === 0) return [];
   const zBm25 = zScores(candidates.map((c) => bm25.get(c.chunkId) ?? 0));
   const zSparse = grams ? zScores(candidates.map((c) => c.sparse ?? 0)) : null;
   const weight = 1 + (zSparse ? settings.sparseWeight : 0);
   const best = new Map<string, number>();
   candidates.forEach((c, i) => {
-    const fused = (zBm25[i]! + (zSparse ? settings.sparseWeight * zSparse[i]! : 0)) / weight;
+    const value = (zBm25[i]! + (zSparse ? settings.sparseWeight * zSparse[i]! : 0)) / weight;
     const seen = best.get(c.paperId);
-    if (seen === undefined || fused > seen) best.set(c.paperId, fused);
+    if (seen === undefined || value > seen) best.set(c.paperId, value);
   });
   return [...best]
-    .map(([paperId, fused]) => ({ paperId, fused }))
-    .sort((a, b) => b.fused - a.fused || (a.paperId < b.paperId ? -1 : 1));
-}
-
-/** Lexeme → TF-IDF weight (query-side tf as `settings.queryTf`), unit length. */
-function unitWeights(
-  tf: ReadonlyMap<string, number>,
-  dfs: ReadonlyMap<string, number>,
-  n: number,
-  settings: RelatedSettings,
-): Map<string, number> {
-  const out = new Map<string, number>();
-  let norm = 0;
-  for (const [term, f] of tf) {
-    const df = dfs.get(term);
-    if (!df) continue;
-    const q = settings.queryTf === "one" ? 1 : settings.queryTf === "raw" ? f : 1 + Math.log(f);
-    const w = bm25Idf(n, df) * q;
-    if (w <= 0) continue;
-    out.set(term, w);
-    norm += w * w;
-  }
-  norm = Math.sqrt(norm) || 1;
-  for (const [term, w] of out) out.set(term, w / norm);
-  return out;
-}
-
-function termFrequencies(
-  titleLexemes: readonly string[],
-  textLexemes: readonly string[],
-  titleWeight: number,
-): Map<string, number> {
-  const tf = new Map<string, number>();
-  for (const l of textLexemes) tf.set(l, (tf.get(l) ?? 0) + 1);
-  for (const l of titleLexemes) tf.set(l, (tf.get(l) ?? 0) + titleWeight);
-  return tf;
-}
-
-/** The feedback papers' TF-IDF vectors (current versions, analysed as the source is). */
-async function feedbackVectors(
-  db: Db,
-  paperIds: string[],
-  settings: RelatedSettings,
-  n: number,
-): Promise<{ vectors: Map<string, number>[]; dfs: Map<string, number> }> {
-  const config = textConfigSql(sql`pv.language`);
-  const rows = await rowsOf<{ title_lexemes: string[]; text_lexemes: string[] }>(
-    db,
-    sql`select ${lexemeSequence(sql`to_tsvector(${config}, pv.title)`)} as title_lexemes,
-               ${lexemeSequence(
-                 sql`to_tsvector(${config}, pv.abstract || E'\n\n' || left(pv.body, ${settings.bodyChars}::int))`,
-               )} as text_lexemes
-        from papers p join paper_versions pv on pv.paper_id = p.id and pv.version = p.current_version
-        where p.id = any(${pgArray(paperIds, "text")})`,
-  );
-  const tfs = rows.map((r) =>
-    termFrequencies(r.title_lexemes, r.text_lexemes, settings.titleWeight),
-  );
-  const terms = [...new Set(tfs.flatMap((tf) => [...tf.keys()]))];
-  const dfRows = await rowsOf<{ term: string; df: number }>(
-    db,
-    sql`select term, df from search_terms where df > 0 and term = any(${pgArray(terms, "text")})`,
-  );
-  const dfs = new Map(dfRows.map((r) => [r.term, Number(r.df)]));
-  return { vectors: tfs.map((tf) => unitWeights(tf, dfs, n, settings)), dfs };
+    .map(([paperId, value]) => ({ paperId, value }))
+    .sort((a, b) => b.value - a.value || (a.paperId < b.paperId ? -1 : 1));
 }
 
 /**
- * Rocchio's expansion: the source's unit TF-IDF vector plus `prfWeight` times the mean of
- * the feedback papers' vectors, its `terms` heaviest lexemes as the new BM25 query.
+ * The logistic of `relatedScore`, fitted on the dev half of eval:related (`-- --calibrate`):
+ * 10,000 (paper, related paper) pairs, the top 20 of 500 arXiv abstracts.
  */
-function expandedQuery(
-  source: SourceText,
-  first: Bm25Statistics,
-  feedback: { vectors: Map<string, number>[]; dfs: Map<string, number> },
-  settings: RelatedSettings,
-): Bm25Statistics {
-  const dfs = new Map(feedback.dfs);
-  for (const [term, df] of source.dfs) dfs.set(term, Number(df));
-  const tf = termFrequencies(source.titleLexemes, source.textLexemes, settings.titleWeight);
-  const combined = unitWeights(tf, dfs, source.chunks, settings);
-  const share = settings.prfWeight / Math.max(1, feedback.vectors.length);
-  for (const vector of feedback.vectors) {
-    for (const [term, w] of vector) combined.set(term, (combined.get(term) ?? 0) + share * w);
-  }
-  const kept = [...combined]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, settings.terms);
-  return {
-    ...first,
-    idf: new Map(kept),
-    members: new Map(kept.map(([term]) => [term, [term]])),
-    terms: kept
-      .map(([term]) => ({ term, df: dfs.get(term)! }))
-      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1)),
-  };
-}
+export const RELATED_SCORE_CURVE = { a: 0.1599, c: 0.4694 } as const;
 
 /**
- * A fused z-score to [0, 1]: the hybrid search curve's logistic (settings.ts), so the order
- * is kept and the scale is search's.
+ * A fused z-score to [0, 1], keeping the order: a logistic fitted so that the score reads
+ * roughly as the chance that the related paper shares the source's main subject (its first
+ * arXiv category, on the arXiv sample). The slope is shallow (the fused z tells text
+ * closeness, which tells subject only in part), so scores of one answer sit close together.
  */
 export function relatedScore(fused: number): number {
-  return unitScore(fused, DEFAULT_SEARCH_SETTINGS.scoreCurves.hybrid);
+  return unitScore(fused, RELATED_SCORE_CURVE);
 }
