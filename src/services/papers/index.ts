@@ -4,7 +4,7 @@ export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper } from "./get.ts";
 export { importPapers } from "./import.ts";
-export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
+export { paperLinks, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
 export { listPapers } from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
