@@ -1,12 +1,6 @@
 /** @module The search domain's public surface: what the front ends call. */
 export { rebuildSearchIndex } from "./indexing.ts";
-export {
-  DEFAULT_RELATED_SETTINGS,
-  type RelatedHit,
-  type RelatedSettings,
-  type RelatedSource,
-  rankRelated,
-} from "./related.ts";
+export { type RelatedHit, type RelatedSource, rankRelated } from "./related.ts";
 export {
   SEARCH_LIMIT,
   SEARCH_QUERY_CHARS,
