@@ -96,6 +96,8 @@ describe("tool errors", () => {
       ["search_papers", { q: " a " }, /q/],
       ["search_papers", { q: "x".repeat(1001) }, /q/],
       ["search_papers", { q: "tides", limit: 21 }, /limit/],
+      ["related_papers", { id: paperId, limit: 0 }, /limit/],
+      ["related_papers", { id: paperId, limit: 21 }, /limit/],
       ["get_paper", { id: paperId, format: "bibtex" }, /format/],
       ["post_comment", { paper_id: paperId, body: "   " }, /body/],
       ["post_comment", { paper_id: paperId, body: "x".repeat(10_001) }, /body/],
@@ -143,6 +145,11 @@ describe("tool errors", () => {
       expect(errorCode(agent), id).toBe("not_found");
       expect(textOf(agent)).toContain(`No agent has the id "${id}".`);
     }
+    const relatedMissing = await c.callTool({
+      name: "related_papers",
+      arguments: { id: "2601.99999" },
+    });
+    expect(errorCode(relatedMissing)).toBe("not_found");
     const mismatch = await c.callTool({
       name: "get_paper",
       arguments: { id: `${paperId}v1`, version: 2 },

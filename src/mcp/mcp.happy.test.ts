@@ -55,6 +55,10 @@ describe("the MCP server", () => {
     const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props.q).toMatchObject({ type: "string", minLength: 2, maxLength: 1000 });
     expect(props.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 20, default: 8 });
+    const related = tools.find((t) => t.name === "related_papers")!;
+    const relatedProps = related.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(relatedProps.limit).toMatchObject({ minimum: 1, maximum: 20, default: 5 });
+    expect(related.inputSchema.required).toEqual(["id"]);
     const review = tools.find((t) => t.name === "post_review")!;
     const rprops = review.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(rprops.overall).toMatchObject({ type: "integer", minimum: 1, maximum: 10 });
@@ -116,6 +120,23 @@ describe("the MCP server", () => {
     });
     expect(result.structuredContent).toEqual(await rest(`/api/v1/papers/${paperId}/context`));
     expect(textOf(result)).toMatch(/\[0\] title/);
+  });
+
+  it("related_papers gives what GET /api/v1/papers/{id}/related gives", async () => {
+    for (const [args, query] of [
+      [{ id: paperId }, ""],
+      [{ id: `${paperId}v1`, limit: 1 }, "?limit=1"],
+    ] as const) {
+      const result = await anonymous.callTool({ name: "related_papers", arguments: args });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(
+        await rest(`/api/v1/papers/${args.id}/related${query}`),
+      );
+      const related = (result.structuredContent as { related: { id: string }[] }).related;
+      expect(related.length).toBeGreaterThan(0);
+      expect(related.map((r) => r.id)).not.toContain(paperId);
+      expect(textOf(result)).toMatch(/Tidal resonance/);
+    }
   });
 
   it("search_papers gives what GET /api/v1/search/semantic gives", async () => {

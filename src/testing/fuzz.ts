@@ -264,6 +264,7 @@ const TOOLS = [
   "list_papers",
   "get_paper",
   "get_paper_context",
+  "related_papers",
   "search_papers",
   "whoami",
   "get_agent",

@@ -14,6 +14,7 @@ export const MCP_TOOL_NAMES = [
   "list_papers",
   "post_comment",
   "post_review",
+  "related_papers",
   "search_papers",
   "whoami",
 ] as const;

@@ -189,7 +189,7 @@ describe("the XSS corpus", () => {
     }
   }, 300_000);
 
-  it("JSON-LD stays one data block equal to the API's, even with </script> in the title", async () => {
+  it("JSON-LD stays two data blocks, the article equal to the API's, even with </script> in the title", async () => {
     const client = new PageClient(test);
     for (const [i, payload] of XSS_PAYLOADS.entries()) {
       if (!/<\/?script|<!--/i.test(payload)) continue;
@@ -198,7 +198,15 @@ describe("the XSS corpus", () => {
         await test.app.request(`/api/v1/papers/${papers[i]}?format=jsonld`)
       ).json();
       expect(jsonLdOf(res.html)).toEqual(api);
-      expect(res.html.match(/<script/g)).toHaveLength(2);
+      // The article, the page (its related papers) and site.js: a title never opens another.
+      expect(res.html.match(/<script/g)).toHaveLength(3);
+      const blocks = [
+        ...res.html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
+      ];
+      expect(blocks.map((m) => (JSON.parse(m[1]!) as { "@type": string })["@type"])).toEqual([
+        "ScholarlyArticle",
+        "WebPage",
+      ]);
     }
     expect(jsonForScript({ t: "</script><!--&\u2028" })).toBe(
       '{"t":"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028"}',

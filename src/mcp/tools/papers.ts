@@ -1,4 +1,7 @@
-/** @module Paper tools: list_papers, get_paper, get_paper_context (twins of the REST reads). */
+/**
+ * @module Paper tools: list_papers, get_paper, get_paper_context, related_papers (twins of the
+ * REST reads).
+ */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { Invalid } from "../../services/errors.ts";
@@ -17,6 +20,11 @@ import {
   PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
+  RELATED_LIMIT,
+  RelatedInputSchema,
+  type RelatedPapers,
+  RelatedPapersSchema,
+  relatedPapers,
   toScholarlyArticle,
 } from "../../services/papers/index.ts";
 import { describeLimits } from "../../services/ratelimit/index.ts";
@@ -146,6 +154,34 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
         renderSpans,
       ),
   );
+
+  server.registerTool(
+    "related_papers",
+    {
+      title: "Find related papers",
+      description:
+        "Lists other published papers whose text is closest to one paper's (its title, " +
+        "abstract and body, by the archive's lexical search index: distinctive shared words " +
+        "and word fragments, not subjects or citations), closest first; never the paper " +
+        "itself or another version of it. Each item is a paper list item (id, title, AI " +
+        "model, AI label, screening, counts, version, dates) with a `score` in [0, 1] for " +
+        `ordering within one answer. \`limit\` ${RELATED_LIMIT.min} to ${RELATED_LIMIT.max} ` +
+        `(default ${RELATED_LIMIT.default}); \`id\` \`YYMM.NNNNNvN\` looks from version N's ` +
+        "text. Use it after `get_paper` to read around a topic; for a question use " +
+        `\`search_papers\`. ${describeLimits("read")}.`,
+      inputSchema: { id: PaperRefInput, limit: RelatedInputSchema.shape.limit },
+      outputSchema: RelatedPapersSchema.shape,
+      annotations: { title: "Find related papers", ...READ },
+    },
+    async ({ id, limit }) =>
+      runTool(
+        rc,
+        "read",
+        { id, limit },
+        async () => relatedPapers(rc.ctx, { id, limit }),
+        renderRelated,
+      ),
+  );
 }
 
 /** `id` with `version` applied; both naming different versions is an input error. */
@@ -184,6 +220,19 @@ export function renderPaperMarkdown(detail: PaperDetail): string {
     version.abstract,
     "",
     version.body,
+  ].join("\n");
+}
+
+function renderRelated(answer: RelatedPapers): string {
+  if (answer.related.length === 0) {
+    return `No other published paper is close to ${answer.paper_id} v${answer.version}.`;
+  }
+  return [
+    `Papers closest to ${answer.paper_id} v${answer.version}, closest first:`,
+    ...answer.related.map(
+      (p) =>
+        `- ${p.id} v${p.version}: ${p.title} (${p.ai_model}, ${AI_LABEL}; score ${p.score.toFixed(3)}; published ${p.published_at})`,
+    ),
   ].join("\n");
 }
 

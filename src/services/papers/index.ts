@@ -16,7 +16,7 @@ export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
-export { paperLinks, toScholarlyArticle } from "./jsonld.ts";
+export { paperLinks, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
 export {
   type BrowseItem,
   type BrowsePage,
@@ -27,6 +27,7 @@ export {
 } from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
+export { type RelatedPapersInput, relatedPapers } from "./related.ts";
 export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";
 export { revisePaper } from "./revise.ts";
 export {
@@ -40,6 +41,12 @@ export {
   PaperRefSchema,
   type PaperSpans,
   PaperSpansSchema,
+  RELATED_LIMIT,
+  RelatedInputSchema,
+  RelatedLimitSchema,
+  type RelatedPaper,
+  type RelatedPapers,
+  RelatedPapersSchema,
   ScoreMeansSchema,
 } from "./schemas.ts";
 export { seedSamplePapers } from "./seed.ts";

@@ -9,7 +9,7 @@ import { makeOwner, paperInput } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
 import { getPaper } from "./get.ts";
 import { modellingProblems, type Node } from "./jsonld.test-helpers.ts";
-import { licenseUrl, toScholarlyArticle } from "./jsonld.ts";
+import { licenseUrl, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
 import { listPapers } from "./list.ts";
 import { publishVersion } from "./publish.ts";
 import type { PaperDetail } from "./schemas.ts";
@@ -279,6 +279,36 @@ describe("toScholarlyArticle", () => {
     const doc = toScholarlyArticle(detail({ language: "und", keywords: [] }), BASE);
     expect(doc).not.toHaveProperty("inLanguage");
     expect(doc).not.toHaveProperty("keywords");
+  });
+});
+
+describe("paperWebPage", () => {
+  it("is a valid WebPage whose mainEntity is the article and whose relatedLinks are the related papers", async () => {
+    const article = toScholarlyArticle(detail(), BASE);
+    const page = paperWebPage(
+      `${BASE}/es/papers/2611.00042`,
+      article["@id"] as string,
+      [`${BASE}/es/papers/2611.00007`, `${BASE}/es/papers/2611.00009`],
+      "es",
+    );
+    expect(page).toMatchObject({
+      "@type": "WebPage",
+      "@id": `${BASE}/es/papers/2611.00042#webpage`,
+      mainEntity: { "@id": `${BASE}/papers/2611.00042` },
+      relatedLink: [`${BASE}/es/papers/2611.00007`, `${BASE}/es/papers/2611.00009`],
+    });
+    expect((await validateSchemaOrg(page)).problems).toEqual([]);
+    const alone = paperWebPage(`${BASE}/papers/2611.00042`, article["@id"] as string, [], "en");
+    expect(alone).not.toHaveProperty("relatedLink");
+    expect((await validateSchemaOrg(alone)).problems).toEqual([]);
+    // relatedLink is WebPage's; schema.org has no such property on a ScholarlyArticle.
+    const misplaced = await validateSchemaOrg({
+      ...article,
+      relatedLink: [`${BASE}/papers/2611.00007`],
+    });
+    expect(misplaced.problems.join("\n")).toContain(
+      "relatedLink is not a property of ScholarlyArticle",
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import type {
   Person,
   ScholarlyArticle,
   ScholarlyArticleLeaf,
+  WebPage,
   WithContext,
 } from "schema-dts";
 import { AI_LABEL, type PaperDetail } from "./schemas.ts";
@@ -177,6 +178,31 @@ export function toScholarlyArticle(
         }),
   };
   return { "@context": "https://schema.org", ...article };
+}
+
+/**
+ * The HTML page that shows a paper, with the papers it lists as related (`relatedPapers`) as
+ * `relatedLink`s. schema.org has no "related work" property on ScholarlyArticle or
+ * CreativeWork: `isRelatedTo` is Product's and Service's, and `mentions` or `citation` would
+ * claim that the paper itself refers to them. WebPage's `relatedLink` ("a link related to this
+ * web page") says exactly what the page shows. It is a block of its own on the page: the
+ * article's JSON-LD stays the API's, and no JSON-LD read pays for a related-papers query.
+ */
+export function paperWebPage(
+  pageUrl: string,
+  articleId: string,
+  relatedUrls: readonly string[],
+  language: string,
+): WithContext<WebPage> {
+  return {
+    "@context": "https://schema.org",
+    "@type": "WebPage",
+    "@id": `${pageUrl}#webpage`,
+    url: pageUrl,
+    inLanguage: language,
+    mainEntity: { "@id": articleId },
+    ...(relatedUrls.length > 0 ? { relatedLink: [...relatedUrls] } : {}),
+  };
 }
 
 function modelNode(model: string): Organization {

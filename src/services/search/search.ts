@@ -569,7 +569,7 @@ function candidateZ(values: number[]): (score: number) => number {
  * Fused z (a weighted mean of z-scores) to [0, 1]: a logistic with positive slope, so the
  * order is kept, fitted so that the score reads roughly as the chance of relevance.
  */
-function unitScore(fused: number, curve: { a: number; c: number }): number {
+export function unitScore(fused: number, curve: { a: number; c: number }): number {
   return 1 / (1 + Math.exp(-(curve.a * fused + curve.c)));
 }
 

@@ -13,6 +13,7 @@ import { registerV1PapersExport } from "./dataset/papers-export.ts";
 import { registerV1GetPaperContext } from "./papers/context.ts";
 import { registerV1GetPaper } from "./papers/get.ts";
 import { registerV1ListPapers } from "./papers/list.ts";
+import { registerV1GetRelatedPapers } from "./papers/related.ts";
 import { registerV1SearchSemantic } from "./search/semantic.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -21,6 +22,7 @@ export function registerV1(app: OpenAPIHono<AppEnv>): void {
   registerV1ListPapers(app);
   registerV1GetPaper(app);
   registerV1GetPaperContext(app);
+  registerV1GetRelatedPapers(app);
   registerV1ListComments(app);
   registerV1CreateComment(app);
   registerV1ListReviews(app);

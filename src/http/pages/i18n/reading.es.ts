@@ -105,6 +105,11 @@ export const readingEs: typeof readingEn = {
     jsonld: "JSON-LD (schema.org)",
     context: "Texto en fragmentos citables (JSON)",
     cite: "Citar como",
+    related: "Artículos relacionados",
+    relatedIntro:
+      "Otros artículos cuyo texto más se parece al de este (las palabras que comparten, con más peso cuanto más raras), del más cercano al más lejano. Los encuentra el índice de búsqueda del archivo; nadie los elige.",
+    noRelated: "Todavía no hay en el archivo otro artículo cercano a este.",
+    relatedJson: "Artículos relacionados (JSON)",
     comments: "Comentarios de agentes de IA",
     commentsIntro:
       "Los agentes de IA publican comentarios a través de la API. Cada uno lleva el nombre del agente, su modelo y la persona responsable de él.",

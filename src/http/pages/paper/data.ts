@@ -1,6 +1,7 @@
 /**
  * @module What the paper page shows, loaded in one go: the version, its history and
- * screening warnings, and one page each of comments, human reviews and AI reviews.
+ * screening warnings, one page each of comments, human reviews and AI reviews, and the
+ * papers closest to it.
  */
 
 import type { CommentList, ReviewList } from "../../../services/contributions/index.ts";
@@ -11,6 +12,8 @@ import {
   getScreeningWarnings,
   listPaperVersions,
   type PaperVersions,
+  type RelatedPapers,
+  relatedPapers,
   type ScreeningWarning,
 } from "../../../services/papers/index.ts";
 import type { Page } from "../page.ts";
@@ -19,7 +22,9 @@ import type { ScoreKey } from "../reading-parts.tsx";
 /** Comments per page: 20 long comments still keep the page light. */
 export const COMMENTS_PAGE_SIZE = 20;
 /** Reviews per page, per kind. */
-const REVIEWS_PAGE_SIZE = 10;
+export const REVIEWS_PAGE_SIZE = 10;
+/** Related papers shown: the API's default. */
+export const RELATED_SHOWN = 5;
 
 export interface ReviewFormState {
   errors: Partial<Record<ScoreKey | "body", string>>;
@@ -34,6 +39,8 @@ export interface PaperData {
   comments: CommentList;
   human: NonNullable<ReviewList["human"]>;
   ai: NonNullable<ReviewList["ai_advisory"]>;
+  /** Papers closest to the shown version's text. */
+  related: RelatedPapers["related"];
 }
 
 /** Reads a cursor parameter; an empty one is absent. */
@@ -46,7 +53,7 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
   const commentsCursor = cursorParam(p, "comments");
   const humanCursor = cursorParam(p, "human");
   const aiCursor = cursorParam(p, "ai");
-  const [versions, comments, human, ai] = await Promise.all([
+  const [versions, comments, human, ai, related] = await Promise.all([
     listPaperVersions(p.ctx, { id: detail.paper.id }),
     listComments(p.ctx, {
       paperId: ref,
@@ -65,6 +72,7 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
       limit: REVIEWS_PAGE_SIZE,
       ...(aiCursor ? { cursor: aiCursor } : {}),
     }),
+    relatedPapers(p.ctx, { id: ref, limit: RELATED_SHOWN }),
   ]);
   const shown = versions.versions.find((v) => v.version === detail.version.version);
   const warnings =
@@ -83,5 +91,6 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
     comments,
     human: human.human,
     ai: ai.ai_advisory,
+    related: related.related,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * @module The paper page (`/papers/{id}`, `/papers/{id}vN`): the version's text, its screening,
- * version history, machine-readable links, comments, human and AI advisory reviews (apart),
- * and the human review form's POST.
+ * related papers, version history, machine-readable links, comments, human and AI advisory
+ * reviews (apart), and the human review form's POST.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createHumanReview } from "../../../services/contributions/index.ts";
@@ -14,7 +14,12 @@ import {
 } from "../../../services/errors.ts";
 import { parsePaperRef } from "../../../services/ids.ts";
 import { isModerator } from "../../../services/moderation/index.ts";
-import { citationMetaTags, toScholarlyArticle } from "../../../services/papers/index.ts";
+import {
+  citationMetaTags,
+  paperLinks,
+  paperWebPage,
+  toScholarlyArticle,
+} from "../../../services/papers/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { formatDate, localePath } from "../i18n/index.ts";
 import { renderPage } from "../layout.tsx";
@@ -27,7 +32,7 @@ import { SubjectList } from "../subject-parts.tsx";
 import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
 import { reviewErrors, reviewInput } from "./review-form.tsx";
-import { MachineLinks, VersionHistory } from "./sections.tsx";
+import { MachineLinks, RelatedPapers, VersionHistory } from "./sections.tsx";
 
 /** A review form can carry 20,000 characters of any script, URL-encoded. */
 const REVIEW_FORM_BYTES = 256 * 1024;
@@ -57,13 +62,14 @@ async function paperPage(
   };
   const base = p.c.get("baseUrl");
   const options = { versioned: parsePaperRef(ref)?.version != null };
+  const canonical = `${base}${localePath(p.lang, `/papers/${ref}`)}`;
   return renderPage(p, {
     title: detail.version.title,
     status: state.status ?? 200,
     alternatePath: `/papers/${ref}`,
     head: (
       <>
-        <link rel="canonical" href={`${base}${localePath(p.lang, `/papers/${ref}`)}`} />
+        <link rel="canonical" href={canonical} />
         {citationMetaTags(detail, base, options).map((tag) => (
           <meta name={tag.name} content={tag.content} />
         ))}
@@ -71,6 +77,19 @@ async function paperPage(
           type="application/ld+json"
           dangerouslySetInnerHTML={{
             __html: jsonForScript(toScholarlyArticle(detail, base, options)),
+          }}
+        />
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{
+            __html: jsonForScript(
+              paperWebPage(
+                canonical,
+                paperLinks(detail, base, options).url,
+                data.related.map((r) => `${base}${localePath(p.lang, `/papers/${r.id}`)}`),
+                p.lang,
+              ),
+            ),
           }}
         />
       </>
@@ -233,6 +252,7 @@ function PaperView({
         />
       </section>
 
+      <RelatedPapers p={p} data={data} />
       <VersionHistory p={p} data={data} />
       <MachineLinks p={p} id={ref} />
       <HumanReviews p={p} data={data} review={review} />

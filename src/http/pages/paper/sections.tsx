@@ -1,6 +1,7 @@
-/** @module The paper page's version history, machine-readable links and list pager. */
+/** @module The paper page's version history, related papers, machine-readable links and list pager. */
 import { formatDate } from "../i18n/index.ts";
 import type { Page } from "../page.ts";
+import { AiLabel } from "../reading-parts.tsx";
 import { cursorParam, type PaperData } from "./data.ts";
 
 export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
@@ -46,6 +47,38 @@ export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
   );
 }
 
+/** The papers closest to this one's text (the related papers service), closest first. */
+export function RelatedPapers({ p, data }: { p: Page; data: PaperData }) {
+  const r = p.t.reading.paper;
+  const c = p.t.reading.card;
+  return (
+    <section aria-labelledby="related-title" id="related-papers">
+      <h2 id="related-title">{r.related}</h2>
+      {data.related.length === 0 ? (
+        <p id="no-related">{r.noRelated}</p>
+      ) : (
+        <>
+          <p class="muted">{r.relatedIntro}</p>
+          <ol class="related-list">
+            {data.related.map((item) => (
+              <li>
+                <a href={p.href(`/papers/${item.id}`)}>{item.title}</a>
+                <br />
+                <span class="paper-meta">
+                  <AiLabel p={p} /> {c.model}: <span class="model">{item.ai_model}</span>
+                  {" · "}
+                  {c.published}:{" "}
+                  <time datetime={item.published_at}>{formatDate(p.lang, item.published_at)}</time>
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
 export function MachineLinks({ p, id }: { p: Page; id: string }) {
   const r = p.t.reading.paper;
   const api = `/api/v1/papers/${id}`;
@@ -66,6 +99,11 @@ export function MachineLinks({ p, id }: { p: Page; id: string }) {
         <li>
           <a href={`${api}/context`} type="application/json">
             {r.context}
+          </a>
+        </li>
+        <li>
+          <a href={`${api}/related`} type="application/json">
+            {r.relatedJson}
           </a>
         </li>
       </ul>
