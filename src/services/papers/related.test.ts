@@ -111,6 +111,7 @@ describe("relatedPapers", () => {
           "id",
           "published_at",
           "score",
+          "subjects",
           "title",
           "updated_at",
           "verification",
