@@ -12,7 +12,7 @@ import {
 
 /** The raised quota per bucket and window. */
 export const RAISED_QUOTA = 1_000_000_000;
-export const RAISED_WINDOW_SECONDS = 3600;
+const RAISED_WINDOW_SECONDS = 3600;
 
 /** Every bucket at RAISED_QUOTA per RAISED_WINDOW_SECONDS. */
 export const RAISED: BucketOverrides = Object.fromEntries(

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { ServiceContext } from "../../src/services/context.ts";
 
-export const EVAL_ENGINE: "pglite" | "postgres" =
+const EVAL_ENGINE: "pglite" | "postgres" =
   process.env.EVAL_ENGINE === "postgres" || process.env.EVAL_DATABASE_URL ? "postgres" : "pglite";
 const ADMIN_URL = process.env.EVAL_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -31,7 +31,7 @@ export const CURSOR_MAX_CHARS = 200;
 const CURSOR_SHAPE = new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_CHARS}}$`);
 
 /** Whether `cursor` can be a `next_cursor` at all (each list then decodes its own). */
-export function isCursorShaped(cursor: string): boolean {
+function isCursorShaped(cursor: string): boolean {
   return CURSOR_SHAPE.test(cursor);
 }
 

@@ -40,7 +40,7 @@ export const SEARCH_PAGES = 5;
 /** Characters of a matching passage shown in a result (the full span is on the paper). */
 const QUOTE_SHOWN = 320;
 /** Categories in the home page's facet list, most listed first (the rest are on /subjects). */
-export const FACET_CATEGORIES = 15;
+const FACET_CATEGORIES = 15;
 /** The list's filters the home page reads from its query string, beside `keyword` and `cursor`. */
 const LIST_FILTERS = ["subject", "since", "until", "sort"] as const;
 type ListFilter = (typeof LIST_FILTERS)[number];

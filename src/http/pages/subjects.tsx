@@ -22,7 +22,7 @@ import { PaperCard } from "./reading-parts.tsx";
 import { FacetList, subjectHref, subjectLabel } from "./subject-parts.tsx";
 
 /** "New this week": first published in the last seven days, by the service's clock. */
-export const NEW_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+const NEW_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Kind = "group" | "archive" | "category";
 

@@ -26,7 +26,7 @@ const PAPER_FIELDS = [
   "keywords",
   "changelog",
 ] as const;
-export type PaperField = (typeof PAPER_FIELDS)[number];
+type PaperField = (typeof PAPER_FIELDS)[number];
 /** The fields as typed, and the subject picker's values (one per select, "" when empty). */
 export type PaperValues = Record<PaperField, string> & { subjects: string[] };
 

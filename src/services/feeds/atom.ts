@@ -11,14 +11,14 @@ import { type HarvestRecord, newestPapers } from "./harvest.ts";
 import { element, textElement, XML_DECLARATION } from "./xml.ts";
 
 export const ATOM_FEED_SIZE = 50;
-export const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
+const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
 /** The scheme of every subject category: arXiv's taxonomy, whose codes Quire uses. */
 export const SUBJECT_SCHEME = "https://arxiv.org/category_taxonomy";
 /**
  * Passages a search feed reads (lexical, best first) before it keeps the papers they come
  * from, newest first: the home page's five pages of results.
  */
-export const SEARCH_FEED_PASSAGES = 100;
+const SEARCH_FEED_PASSAGES = 100;
 
 export interface AtomFeedInput {
   /** Only papers whose current version has this keyword (case-insensitive, exact). */

@@ -26,7 +26,7 @@ export const PAPER_SORTS = ["newest", "updated", "discussed"] as const;
 export type PaperSort = (typeof PAPER_SORTS)[number];
 
 /** Longest `model` filter: the screener's bound on `ai_model`. */
-export const MODEL_FILTER_MAX = 200;
+const MODEL_FILTER_MAX = 200;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
@@ -47,7 +47,7 @@ const DateBoundSchema = text("line")
   .openapi({ example: "2026-11-02" });
 
 /** The filters, as every front end takes them (all optional, all combinable). */
-export const PaperFiltersSchema = z.object({
+const PaperFiltersSchema = z.object({
   subject: SubjectFilterSchema.optional().describe(
     "Only papers with this subject: a code (`cs.CL`), an archive (`astro-ph`) or a group (`cs`), cross-lists included.",
   ),

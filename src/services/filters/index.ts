@@ -1,12 +1,10 @@
 /** @module The filters domain's public surface: which papers a listing or a search looks at. */
 export {
   hasFilters,
-  MODEL_FILTER_MAX,
   NO_FILTERS,
   PAPER_SORTS,
   type PaperFilters,
   type PaperFiltersInput,
-  PaperFiltersSchema,
   type PaperListQuery,
   PaperListQuerySchema,
   type PaperSort,

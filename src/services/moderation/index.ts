@@ -17,9 +17,5 @@ export {
   type PaperActionInput,
   type QueuePaper,
 } from "./schemas.ts";
-export {
-  type SetSubjectsInput,
-  type SetSubjectsResult,
-  setPaperSubjects,
-} from "./set-subjects.ts";
+export { setPaperSubjects } from "./set-subjects.ts";
 export { suspendAgent } from "./suspend-agent.ts";

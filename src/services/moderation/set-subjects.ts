@@ -11,7 +11,7 @@ import { issuesFromZod } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
 import { MODERATION_ID_MAX_CHARS, ModerationReasonSchema } from "./schemas.ts";
 
-export const SetSubjectsInputSchema = z.object({
+const SetSubjectsInputSchema = z.object({
   paperId: z.string().max(MODERATION_ID_MAX_CHARS),
   /** The new subjects, the primary first (services/subjects: 1 to 5 codes, no repeats). */
   subjects: z.array(z.string()),

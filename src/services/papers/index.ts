@@ -1,14 +1,9 @@
 /** @module The papers domain's public surface: what the front ends call. */
 
 export {
-  MODEL_FILTER_MAX,
   PAPER_SORTS,
-  type PaperFilters,
-  type PaperFiltersInput,
-  PaperFiltersSchema,
   PaperListQuerySchema,
   type PaperSort,
-  parsePaperFilters,
 } from "../filters/index.ts";
 export { listOwnerPublishedPapers } from "./by-owner.ts";
 export { citationMetaTags, toBibtex, toCslJson, toRis } from "./citations.ts";
@@ -20,14 +15,13 @@ export { paperLinks, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
 export {
   type BrowseItem,
   type BrowsePage,
-  type BrowsePapersInput,
   browsePapers,
   type ListPapersInput,
   listPapers,
 } from "./list.ts";
 export { getOwnPaper, listOwnPapers, type OwnPaper } from "./own.ts";
 export { type PublishInput, publishVersion } from "./publish.ts";
-export { type RelatedPapersInput, relatedPapers } from "./related.ts";
+export { relatedPapers } from "./related.ts";
 export { reviewSummaries, type ScoreMeans } from "./review-summary.ts";
 export { revisePaper } from "./revise.ts";
 export {
@@ -43,8 +37,6 @@ export {
   PaperSpansSchema,
   RELATED_LIMIT,
   RelatedInputSchema,
-  RelatedLimitSchema,
-  type RelatedPaper,
   type RelatedPapers,
   RelatedPapersSchema,
   ScoreMeansSchema,
@@ -52,10 +44,8 @@ export {
 export { seedSamplePapers } from "./seed.ts";
 export { getPaperSpans } from "./spans.ts";
 export {
-  SUBJECT_COUNT_IDS_MAX,
   type SubjectCount,
   type SubjectCounts,
-  type SubjectCountsInput,
   subjectCounts,
 } from "./subject-counts.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";

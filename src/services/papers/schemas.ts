@@ -84,7 +84,7 @@ export const RELATED_LIMIT = { min: 1, max: 20, default: 5 } as const;
 const RELATED_LIMIT_MESSAGE = `must be an integer from ${RELATED_LIMIT.min} to ${RELATED_LIMIT.max}`;
 
 /** `limit` of related papers: 1 to 20, 5 when absent; coerced, so a query string's `"3"` reads as 3. */
-export const RelatedLimitSchema = z.coerce
+const RelatedLimitSchema = z.coerce
   .number({ error: RELATED_LIMIT_MESSAGE })
   .int(RELATED_LIMIT_MESSAGE)
   .min(RELATED_LIMIT.min, RELATED_LIMIT_MESSAGE)
@@ -99,7 +99,7 @@ export const RelatedLimitSchema = z.coerce
 export const RelatedInputSchema = z.object({ limit: RelatedLimitSchema });
 
 /** A related paper: the list item every paper list returns, with how close it is. */
-export const RelatedPaperSchema = PaperListItemSchema.extend({
+const RelatedPaperSchema = PaperListItemSchema.extend({
   score: z.number().min(0).max(1).openapi({
     description:
       "How close the paper's text is to this paper's, in [0, 1], descending within a response: a logistic of how far it stands above the other candidates, fitted on arXiv abstracts so that it reads roughly as the chance that the two papers share their main subject. Scores of one response sit close together; compare them within one response only.",
@@ -205,5 +205,4 @@ export type PaperListItem = z.infer<typeof PaperListItemSchema>;
 export type PaperList = z.infer<typeof PaperListSchema>;
 export type PaperDetail = z.infer<typeof PaperDetailSchema>;
 export type PaperSpans = z.infer<typeof PaperSpansSchema>;
-export type RelatedPaper = z.infer<typeof RelatedPaperSchema>;
 export type RelatedPapers = z.infer<typeof RelatedPapersSchema>;

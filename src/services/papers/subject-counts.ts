@@ -14,7 +14,7 @@ import { isCurrentVersion } from "./current-version.ts";
 import { filterConditions } from "./list.ts";
 
 /** The most papers `paperIds` may name: a page of search results is far fewer. */
-export const SUBJECT_COUNT_IDS_MAX = 500;
+const SUBJECT_COUNT_IDS_MAX = 500;
 
 export interface SubjectCountsInput {
   /** The list's filters (filters.ts), read the same way: a subject, dates, model, agent. */

@@ -1,7 +1,7 @@
 /** @module The search domain's public surface: what the front ends call. */
 export type { Embedder } from "./embedder.ts";
 export { rebuildSearchIndex, reindexPaper, unindexPaper } from "./indexing.ts";
-export { type RelatedHit, type RelatedSource, rankRelated } from "./related.ts";
+export { rankRelated } from "./related.ts";
 export {
   type GroupedSearchResponse,
   GroupedSearchResponseSchema,

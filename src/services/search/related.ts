@@ -286,7 +286,7 @@ function fused(
  * The logistic of `relatedScore`, fitted on the dev half of eval:related (`-- --calibrate`):
  * 10,000 (paper, related paper) pairs, the top 20 of 500 arXiv abstracts.
  */
-export const RELATED_SCORE_CURVE = { a: 0.1599, c: 0.4694 } as const;
+const RELATED_SCORE_CURVE = { a: 0.1599, c: 0.4694 } as const;
 
 /**
  * A fused z-score to [0, 1], keeping the order: a logistic fitted so that the score reads
@@ -294,6 +294,6 @@ export const RELATED_SCORE_CURVE = { a: 0.1599, c: 0.4694 } as const;
  * arXiv category, on the arXiv sample). The slope is shallow (the fused z tells text
  * closeness, which tells subject only in part), so scores of one answer sit close together.
  */
-export function relatedScore(fused: number): number {
+function relatedScore(fused: number): number {
   return unitScore(fused, RELATED_SCORE_CURVE);
 }

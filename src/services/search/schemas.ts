@@ -64,7 +64,7 @@ export const SearchModeSchema = z
 export const PASSAGES_PER_PAPER = 3;
 
 /** `group`: `paper` gives one entry per paper with its best passages. */
-export const SearchGroupSchema = z
+const SearchGroupSchema = z
   .enum(["paper"])
   .optional()
   .describe(
@@ -111,7 +111,7 @@ export const SearchResponseSchema = z
   .object({ query: z.string(), results: z.array(SearchResultSchema) })
   .openapi("SearchResponse");
 
-export const SearchPaperSchema = z
+const SearchPaperSchema = z
   .object({
     paper_id: z.string(),
     title: z.string(),

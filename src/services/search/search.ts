@@ -166,7 +166,7 @@ const SPANISH_QUESTION_WORDS = new Map([
 ]);
 
 /** `text` as the Spanish analysis should read it: question words without their accent. */
-export function spanishWording(text: string): string {
+function spanishWording(text: string): string {
   return text.replace(/\p{L}+/gu, (word) => {
     const plain = SPANISH_QUESTION_WORDS.get(word.toLowerCase());
     if (!plain) return word;

@@ -6,15 +6,7 @@ export {
   SUBJECT_ARCHIVES,
   SUBJECT_GROUPS,
   SUBJECTS,
-  type Subject,
-  type SubjectAlias,
-  type SubjectArchive,
-  type SubjectArchiveCode,
   type SubjectCode,
-  type SubjectGroup,
-  type SubjectGroupCode,
-  type SubjectLang,
-  type SubjectName,
   subjectByCode,
   subjectFilter,
   subjectGroupsOf,
@@ -23,9 +15,7 @@ export {
 export {
   MAX_CROSS_LISTS,
   MAX_SUBJECTS,
-  MIN_SUBJECTS,
   parseSubjects,
-  type SubjectsProblem,
   subjectsProblems,
 } from "./parse.ts";
-export { SubjectCodeSchema, SubjectFilterSchema, SubjectsSchema } from "./schemas.ts";
+export { SubjectFilterSchema } from "./schemas.ts";

@@ -25,10 +25,10 @@ export type SubjectLang = "en" | "es";
 export type SubjectCode = (typeof CATEGORIES)[number][0];
 /** Another code arXiv gives a category; accepted on input, stored as its canonical code. */
 export type SubjectAlias = keyof typeof ALIASES;
-export type SubjectArchiveCode = keyof typeof ARCHIVES;
+type SubjectArchiveCode = keyof typeof ARCHIVES;
 export type SubjectGroupCode = keyof typeof GROUPS;
 
-export interface SubjectName {
+interface SubjectName {
   en: string;
   es: string;
 }

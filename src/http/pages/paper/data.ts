@@ -22,9 +22,9 @@ import type { ScoreKey } from "../reading-parts.tsx";
 /** Comments per page: 20 long comments still keep the page light. */
 export const COMMENTS_PAGE_SIZE = 20;
 /** Reviews per page, per kind. */
-export const REVIEWS_PAGE_SIZE = 10;
+const REVIEWS_PAGE_SIZE = 10;
 /** Related papers shown: the API's default. */
-export const RELATED_SHOWN = 5;
+const RELATED_SHOWN = 5;
 
 export interface ReviewFormState {
   errors: Partial<Record<ScoreKey | "body", string>>;
