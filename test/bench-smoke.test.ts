@@ -44,6 +44,8 @@ const ENGINES: Record<string, Engine[]> = {
   "bench:start": ["pglite"],
   "bench:migrate": ["postgres"],
   "bench:scale": ["postgres"],
+  "eval:croissant": ["pglite"],
+  "eval:screening": ["pglite"],
 };
 
 /**
@@ -55,6 +57,7 @@ const RESULTS: Record<string, Record<string, string[]>> = {
   "bench:cache": { cache: ["settings", "traffic", "cache", "rssBytes"] },
   "bench:diff": { diff: ["settings", "cases"] },
   "bench:export": { export: ["settings", "rows"] },
+  "bench:find": { find: ["targets", "iterations", "runs"] },
   "bench:migrate": {
     migrate: ["settings", "import", "migrate", "largestTables", "responses", "backup"],
   },
@@ -70,6 +73,9 @@ const RESULTS: Record<string, Record<string, string[]>> = {
   "bench:text": { text: ["settings", "operations"] },
   "bench:writes": { writes: ["settings", "rows"] },
   "eval:arxiv": { arxiv: ["settings", "sets"] },
+  "eval:croissant": { "eval-croissant": ["failureCases", "exampleDatasets"] },
+  "eval:related": { "eval-related": ["papers", "queries", "metric", "engines"] },
+  "eval:screening": { "eval-screening": ["bounds", "abstracts", "fullTexts"] },
   "eval:scifact": { scifact: ["settings", "channels", "publishedBaselines"] },
   fuzz: { fuzz: ["settings", "sent", "byStatus"] },
 };
