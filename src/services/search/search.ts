@@ -592,16 +592,33 @@ async function allowedChunks(
   filters: PaperFilters,
   most: number,
 ): Promise<{ exact: boolean; chunks: ReadonlySet<number> }> {
+  const kept = sql`from search_chunks s
+        join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
+        where ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}`;
+  // The planner's estimate first: a filter it expects to keep many times `most` chunks is
+  // broad, and listing its first `most` would cost more than it saves.
+  if ((await estimatedRows(db, sql`select 1 ${kept}`)) > BROAD_ESTIMATE * most) {
+    return { exact: false, chunks: new Set() };
+  }
   const rows = await rowsOf<{ chunk_id: string | number }>(
     db,
-    sql`select s.chunk_id::int8 as chunk_id
-        from search_chunks s
-        join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
-        where ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}
-        limit ${most + 1}`,
+    sql`select s.chunk_id::int8 as chunk_id ${kept} limit ${most + 1}`,
   );
   if (rows.length > most) return { exact: false, chunks: new Set() };
   return { exact: true, chunks: new Set(rows.map((r) => Number(r.chunk_id))) };
+}
+
+/** A filter the planner expects to keep more than this many times `most` chunks is broad. */
+const BROAD_ESTIMATE = 4;
+
+/** The planner's estimate of the rows `query` returns (no rows are read). */
+async function estimatedRows(db: Db, query: ReturnType<typeof sql>): Promise<number> {
+  const [row] = await rowsOf<{ "QUERY PLAN": unknown }>(db, sql`explain (format json) ${query}`);
+  const raw = row?.["QUERY PLAN"];
+  const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as {
+    Plan?: { "Plan Rows"?: number };
+  }[];
+  return Number(plan?.[0]?.Plan?.["Plan Rows"] ?? 0);
 }
 
 /** The candidates whose papers `filters` keeps. */
