@@ -23,7 +23,7 @@
 import { readFileSync } from "node:fs";
 import { type ServerType, serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
-import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../bench/lib/bulk-load.ts";
+import { arxivPapers, type BulkPaper } from "../bench/lib/bulk-load.ts";
 import { raisedLine, raisedMemoryLimits } from "../bench/lib/limits.ts";
 import { writeResult } from "../bench/lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
@@ -33,9 +33,14 @@ import { rowsOf } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime, type Runtime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
-import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import type { SearchResponse } from "../src/services/search/schemas.ts";
-import { evalSearchSettings, fetchRetrying, log, withEvalDatabase } from "./lib/database.ts";
+import {
+  evalSearchSettings,
+  fetchRetrying,
+  loadCorpusOnce,
+  log,
+  withEvalDatabase,
+} from "./lib/database.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const SETS = new URL("./sets/", import.meta.url);
@@ -144,25 +149,7 @@ async function main(): Promise<void> {
         }
       }
 
-      const [existing] = await rowsOf<{ n: number }>(
-        rt.database.db,
-        sql`select count(*)::int as n from papers`,
-      );
-      if (Number(existing?.n ?? 0) === 0) {
-        let started = performance.now();
-        const loaded = await bulkLoadPapers(rt.services, corpus, { count: corpus.length });
-        log(
-          `loaded ${loaded.loaded} papers (${loaded.skipped} refused by the screener) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-        );
-        started = performance.now();
-        const built = await rebuildSearchIndex(rt.services);
-        log(
-          `indexed ${built.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-        );
-        await rt.database.db.execute(sql`analyze`);
-      } else {
-        log(`reusing the ${existing?.n} papers already in this database`);
-      }
+      await loadCorpusOnce(rt, corpus);
 
       const runs: Run[] = [
         {

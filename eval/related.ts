@@ -24,7 +24,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { arxivPapers, type BulkPaper, bulkLoadPapers } from "../bench/lib/bulk-load.ts";
+import { arxivPapers, type BulkPaper } from "../bench/lib/bulk-load.ts";
 import { resultsDir, writeResult } from "../bench/lib/results.ts";
 import { figure, orSmoke, SMOKE, samples } from "../bench/lib/smoke.ts";
 import { loadConfig } from "../src/config.ts";
@@ -33,13 +33,13 @@ import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { relatedPapers } from "../src/services/papers/index.ts";
-import { rebuildSearchIndex } from "../src/services/search/indexing.ts";
 import {
   DEFAULT_RELATED_SETTINGS,
   type RelatedSettings,
   rankRelated,
 } from "../src/services/search/related.ts";
-import { log, withEvalDatabase } from "./lib/database.ts";
+import { prng } from "../test/fixtures/synthetic-papers.ts";
+import { loadCorpusOnce, log, withEvalDatabase } from "./lib/database.ts";
 
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const TUNE = process.argv.includes("--tune");
@@ -48,20 +48,8 @@ const SEED = 20261130;
 const QUERIES = orSmoke(1000, 20);
 const K = 5;
 
-/** mulberry32: a small seeded generator, so the sample is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sample<T>(items: readonly T[], n: number, seed: number): T[] {
-  const random = seeded(seed);
+  const random = prng(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -187,25 +175,7 @@ async function main(): Promise<void> {
     const rt = await openRuntime(config, createLogger("silent"), { rateLimits: false });
     const ctx: ServiceContext = { ...rt.services, caller: { kind: "anonymous" } };
     try {
-      const [existing] = await rowsOf<{ n: number }>(
-        rt.database.db,
-        sql`select count(*)::int as n from papers`,
-      );
-      if (Number(existing?.n ?? 0) === 0) {
-        let started = performance.now();
-        const loaded = await bulkLoadPapers(rt.services, corpus, { count: corpus.length });
-        log(
-          `loaded ${loaded.loaded} papers (${loaded.skipped} refused by the screener) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-        );
-        started = performance.now();
-        const built = await rebuildSearchIndex(rt.services);
-        log(
-          `indexed ${built.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-        );
-        await rt.database.db.execute(sql`analyze`);
-      } else {
-        log(`reusing the ${existing?.n} papers already in this database`);
-      }
+      await loadCorpusOnce(rt, corpus);
       const loadedIds = new Set(
         (
           await rowsOf<{ id: string }>(

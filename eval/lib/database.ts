@@ -12,8 +12,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import pg from "pg";
+import { type BulkPaper, bulkLoadPapers } from "../../bench/lib/bulk-load.ts";
+import { rowsOf } from "../../src/db/sql.ts";
+import type { Runtime } from "../../src/runtime.ts";
 import type { ServiceContext } from "../../src/services/context.ts";
+import { rebuildSearchIndex } from "../../src/services/search/index.ts";
 
 const EVAL_ENGINE: "pglite" | "postgres" =
   process.env.EVAL_ENGINE === "postgres" || process.env.EVAL_DATABASE_URL ? "postgres" : "pglite";
@@ -75,4 +80,28 @@ export function evalSearchSettings(current: ServiceContext["search"]): ServiceCo
   if (!raw) return current;
   log(`search settings: ${raw}`);
   return { ...current, ...(JSON.parse(raw) as ServiceContext["search"]) };
+}
+
+/**
+ * Loads `corpus` and builds the search index, unless the database already holds papers (a kept
+ * EVAL_DATA_DIR or EVAL_DATABASE_URL from an earlier run, which is reused as it is).
+ */
+export async function loadCorpusOnce(rt: Runtime, corpus: readonly BulkPaper[]): Promise<void> {
+  const [existing] = await rowsOf<{ n: number }>(
+    rt.database.db,
+    sql`select count(*)::int as n from papers`,
+  );
+  if (Number(existing?.n ?? 0) > 0) {
+    log(`reusing the ${existing?.n} papers already in this database`);
+    return;
+  }
+  let started = performance.now();
+  const loaded = await bulkLoadPapers(rt.services, corpus, { count: corpus.length });
+  log(
+    `loaded ${loaded.loaded} papers (${loaded.skipped} refused by the screener) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  started = performance.now();
+  const built = await rebuildSearchIndex(rt.services);
+  log(`indexed ${built.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await rt.database.db.execute(sql`analyze`);
 }
