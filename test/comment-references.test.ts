@@ -23,8 +23,14 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Root-, src- or file-relative; `docs/adr/0012` names the ADR numbered 0012. */
+/**
+ * Root-, src- or file-relative; `docs/adr/0012` names the ADR numbered 0012. A results file
+ * (`bench/results/<name>.json` or `.md`) is what a script writes when it runs: its folder must
+ * exist, the file need not until the script's first full run.
+ */
 function resolves(file: string, ref: string): boolean {
+  if (/^bench\/results\/[\w.-]+\.(json|md)$/.test(ref))
+    return existsSync(join(ROOT, "bench/results"));
   const adr = /^docs\/adr\/(\d{4})$/.exec(ref);
   if (adr) return readdirSync(join(ROOT, "docs/adr")).some((n) => n.startsWith(`${adr[1]}-`));
   return [join(ROOT, ref), join(ROOT, "src", ref), join(dirname(file), ref)].some((p) =>
