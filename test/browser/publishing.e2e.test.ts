@@ -163,7 +163,9 @@ describe("publishing in Spanish", () => {
       await page.getByRole("link", { name: es.submit.paper.readIt }).click();
       await page.waitForURL(`${site.base}/es/papers/${paperId}`);
       expect(await page.locator("#paper-title").textContent()).toBe(TITLE);
-      expect(await page.locator(".paper-meta .ai-label").textContent()).toBe(es.reading.aiLabel);
+      expect(await page.locator(".paper-head .paper-meta .ai-label").textContent()).toBe(
+        es.reading.aiLabel,
+      );
       expect(await page.locator("#ai-notice").textContent()).toBe(
         es.reading.paper.aiNotice("claude-opus-4.5"),
       );
