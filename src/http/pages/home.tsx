@@ -26,7 +26,7 @@ import {
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
 import { type Page, refusalNotice, registerPage } from "./page.ts";
-import { AiLabel, formatCount, PaperCard } from "./reading-parts.tsx";
+import { AiLabel, formatCount, PaperPages } from "./reading-parts.tsx";
 import { snippetParts } from "./snippet.ts";
 import { FacetList, subjectHref, subjectLabel } from "./subject-parts.tsx";
 
@@ -599,47 +599,23 @@ function PaperList({ p, list }: { p: Page; list: BrowsePage }) {
           ) : null}
         </p>
       ) : null}
-      {list.papers.length === 0 ? (
-        <p id="empty-list">
-          {paged
+      <PaperPages
+        p={p}
+        papers={list.papers}
+        empty={
+          paged
             ? r.noMore
             : keyword !== null && titles.length === 1
               ? r.unknownKeyword(keyword)
               : list.filters.subject !== null || list.filters.since || list.filters.until
                 ? p.t.subjects.filters.none
-                : r.empty}
-        </p>
-      ) : (
-        <ol class="paper-list">
-          {list.papers.map((item) => (
-            <PaperCard p={p} item={item} />
-          ))}
-        </ol>
-      )}
-      {list.next_cursor || paged ? (
-        <nav aria-label={r.pages} class="pager">
-          <ul class="inline-list">
-            {paged ? (
-              <li>
-                <a href={base} rel="first">
-                  {r.newest}
-                </a>
-              </li>
-            ) : null}
-            {list.next_cursor ? (
-              <li>
-                <a
-                  href={`${base}${join}cursor=${encodeURIComponent(list.next_cursor)}`}
-                  rel="next"
-                  id="older-link"
-                >
-                  {r.older}
-                </a>
-              </li>
-            ) : null}
-          </ul>
-        </nav>
-      ) : null}
+                : r.empty
+        }
+        first={paged ? base : null}
+        next={
+          list.next_cursor ? `${base}${join}cursor=${encodeURIComponent(list.next_cursor)}` : null
+        }
+      />
     </section>
   );
 }

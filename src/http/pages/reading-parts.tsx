@@ -65,6 +65,61 @@ function Counts({ p, counts }: { p: Page; counts: PaperListItem["counts"] }) {
   );
 }
 
+/**
+ * A page of a paper listing (home, subject pages): the cards, or `empty` when there are none,
+ * then the pager: back to the first page (`first`) when this is a later one, and on to
+ * `next` (the next page's URL) when there is one.
+ */
+export function PaperPages({
+  p,
+  papers,
+  empty,
+  first,
+  next,
+}: {
+  p: Page;
+  papers: readonly BrowseItem[];
+  empty: string;
+  /** The first page's URL; null on the first page. */
+  first: string | null;
+  next: string | null;
+}) {
+  const r = p.t.reading.home;
+  return (
+    <>
+      {papers.length === 0 ? (
+        <p id="empty-list">{empty}</p>
+      ) : (
+        <ol class="paper-list">
+          {papers.map((item) => (
+            <PaperCard p={p} item={item} />
+          ))}
+        </ol>
+      )}
+      {next || first ? (
+        <nav aria-label={r.pages} class="pager">
+          <ul class="inline-list">
+            {first ? (
+              <li>
+                <a href={first} rel="first">
+                  {r.newest}
+                </a>
+              </li>
+            ) : null}
+            {next ? (
+              <li>
+                <a href={next} rel="next" id="older-link">
+                  {r.older}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
 /** One paper in a list: title link, AI label, model, screening, counts, date, keywords. */
 export function PaperCard({ p, item }: { p: Page; item: BrowseItem }) {
   const c = p.t.reading.card;

@@ -18,7 +18,7 @@ import type { AppEnv } from "../env.ts";
 import { HOME_PAGE_SIZE } from "./home.tsx";
 import { renderPage } from "./layout.tsx";
 import { type Page, registerPage, renderError } from "./page.ts";
-import { PaperCard } from "./reading-parts.tsx";
+import { PaperCard, PaperPages } from "./reading-parts.tsx";
 import { FacetList, subjectHref, subjectLabel } from "./subject-parts.tsx";
 
 /** "New this week": first published in the last seven days, by the service's clock. */
@@ -182,44 +182,19 @@ async function subjectPage(p: Page, code: string): Promise<Response> {
 function AllPapers(props: { p: Page; code: string; list: BrowsePage; paged: boolean }) {
   const { p, list, paged } = props;
   const t = p.t.subjects.page;
-  const r = p.t.reading.home;
   const here = subjectHref(p, props.code);
   return (
     <section aria-labelledby="all-title" id="papers">
       <h2 id="all-title">{t.all}</h2>
-      {list.papers.length === 0 ? (
-        <p id="empty-list">{paged ? t.noMore : t.empty}</p>
-      ) : (
-        <ol class="paper-list">
-          {list.papers.map((item) => (
-            <PaperCard p={p} item={item} />
-          ))}
-        </ol>
-      )}
-      {list.next_cursor || paged ? (
-        <nav aria-label={r.pages} class="pager">
-          <ul class="inline-list">
-            {paged ? (
-              <li>
-                <a href={`${here}#papers`} rel="first">
-                  {r.newest}
-                </a>
-              </li>
-            ) : null}
-            {list.next_cursor ? (
-              <li>
-                <a
-                  href={`${here}?cursor=${encodeURIComponent(list.next_cursor)}#papers`}
-                  rel="next"
-                  id="older-link"
-                >
-                  {r.older}
-                </a>
-              </li>
-            ) : null}
-          </ul>
-        </nav>
-      ) : null}
+      <PaperPages
+        p={p}
+        papers={list.papers}
+        empty={paged ? t.noMore : t.empty}
+        first={paged ? `${here}#papers` : null}
+        next={
+          list.next_cursor ? `${here}?cursor=${encodeURIComponent(list.next_cursor)}#papers` : null
+        }
+      />
     </section>
   );
 }
