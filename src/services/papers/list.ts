@@ -11,7 +11,6 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import {
   hasFilters,
-  PAPER_SORTS,
   type PaperFilters,
   type PaperListQuery,
   PaperListQuerySchema,
@@ -98,10 +97,11 @@ export function parseListQuery(input: ListPapersInput): ListRequest {
   const parsed = PaperListQuerySchema.safeParse(input);
   const issues = parsed.success ? [] : issuesFromZod("query", parsed.error.issues);
   let position: Position | null = null;
-  const sort = parsed.success ? parsed.data.sort : (input.sort ?? "newest");
+  // A sort that is itself invalid is reported; the cursor is then read as newest-first's.
+  const sort = parsed.success ? parsed.data.sort : "newest";
   if (input.cursor !== undefined && !issues.some((i) => i.name === "cursor")) {
     try {
-      position = decodeCursor(input.cursor, PAPER_SORTS_SET.has(sort) ? sort : "newest");
+      position = decodeCursor(input.cursor, sort);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
       issues.push(...error.issues);
@@ -114,7 +114,6 @@ export function parseListQuery(input: ListPapersInput): ListRequest {
   return { limit, sort, position, filters: parsePaperFilters(filters) };
 }
 
-const PAPER_SORTS_SET = new Set<string>(PAPER_SORTS);
 const KeywordOnly = z.object({ keyword: KeywordFilterSchema });
 
 /** Visible comments and reviews of both kinds: the `discussed` order. */
