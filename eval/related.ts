@@ -18,6 +18,12 @@
  * test = its odd ones. Settings were chosen on dev (`--tune`); test is the figure to believe.
  * Ours goes through the service verb `relatedPapers` (as REST, MCP and the page do, below the
  * route), one query at a time; its latency is wall time per call in this process.
+ *
+ * Then the screener's subject suggestion (services/papers `suggestSubject`): every loaded paper
+ * except the query papers gets its arXiv categories as subjects, and each query paper (still
+ * without) is given the subject its closest papers share. Reported: how often there is a
+ * suggestion (coverage), how often it is the first listed category (precision), against the
+ * closest paper's first category and the most common category. The subjects are taken off again.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -33,6 +39,13 @@ import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { relatedPapers } from "../src/services/papers/index.ts";
+import {
+  type Neighbour,
+  SUGGESTION_SETTINGS,
+  type SuggestionSettings,
+  subjectNeighbours,
+  voteSubject,
+} from "../src/services/papers/suggest-subject.ts";
 import {
   DEFAULT_RELATED_SETTINGS,
   type RelatedSettings,
@@ -213,6 +226,7 @@ async function main(): Promise<void> {
 
       if (TUNE) {
         await tune(ctx, queries, primary);
+        await suggestions(rt, ctx, papers, queries, all);
         return;
       }
       if (CALIBRATE) {
@@ -253,6 +267,7 @@ async function main(): Promise<void> {
           "",
         ].join("\n"),
       );
+      const suggestion = await suggestions(rt, ctx, papers, queries, all);
       // One file for both engines: this run replaces its engine's figures and keeps the other's.
       const previous = readPrevious();
       const round = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -267,6 +282,7 @@ async function main(): Promise<void> {
           ]),
         ),
         latencyMs: { p50: round(p50), p95: round(p95), calls: ms.length },
+        subjectSuggestion: suggestion,
       };
       writeResult("eval-related", {
         papers: papers.length,
@@ -281,6 +297,151 @@ async function main(): Promise<void> {
       await rt.close();
     }
   });
+}
+
+interface SuggestionFigures {
+  /** Share of query papers given a suggestion. */
+  coverage: number;
+  /** Share of suggestions that are the paper's first listed category. */
+  precision: number;
+}
+
+/** Coverage and precision of one way of suggesting, per half (dev = even positions). */
+function suggestionFigures(
+  queries: readonly string[],
+  suggest: (i: number) => string | null,
+  primary: ReadonlyMap<string, string>,
+): { dev: SuggestionFigures; test: SuggestionFigures } {
+  const half = (parity: number): SuggestionFigures => {
+    let asked = 0;
+    let given = 0;
+    let right = 0;
+    queries.forEach((id, i) => {
+      if (i % 2 !== parity) return;
+      asked += 1;
+      const code = suggest(i);
+      if (code === null) return;
+      given += 1;
+      if (code === primary.get(id)) right += 1;
+    });
+    return {
+      coverage: given / samples("suggestion queries", asked),
+      precision: right / (given || 1),
+    };
+  };
+  return { dev: half(0), test: half(1) };
+}
+
+/**
+ * The suggestion phase (see the module comment). In --tune mode the vote's settings are tried
+ * on the dev half only; otherwise the defaults are reported on both halves.
+ */
+async function suggestions(
+  rt: Awaited<ReturnType<typeof openRuntime>>,
+  ctx: ServiceContext,
+  papers: readonly BulkPaper[],
+  queries: readonly string[],
+  all: readonly BulkPaper[],
+): Promise<Record<string, { dev: SuggestionFigures; test: SuggestionFigures }>> {
+  const categories = new Map(all.map((p) => [p.id, p.keywords.slice(0, 5)]));
+  const primary = new Map(all.map((p) => [p.id, p.keywords[0] ?? ""]));
+  const asked = new Set(queries);
+  const labelled = papers.filter((p) => !asked.has(p.id));
+  const db = rt.database.db;
+  const setSubjects = async (ids: string[], subjects: (id: string) => string[]) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      const batch = ids.slice(i, i + 500);
+      await db.execute(
+        sql`update papers set subjects = s.subjects
+            from (select * from json_to_recordset(${JSON.stringify(
+              batch.map((id) => ({ id, subjects: subjects(id) })),
+            )}::json) as x(id text, subjects text[])) s
+            where papers.id = s.id`,
+      );
+    }
+  };
+  await setSubjects(
+    labelled.map((p) => p.id),
+    (id) => categories.get(id) ?? [],
+  );
+  try {
+    const neighbours: Neighbour[][] = [];
+    for (const id of queries) {
+      neighbours.push(
+        await subjectNeighbours(ctx, { paperId: id, version: 1 }, SUGGESTION_SETTINGS.neighbours),
+      );
+    }
+    const counts = new Map<string, number>();
+    for (const p of labelled) {
+      const c = primary.get(p.id) ?? "";
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    const common = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? "";
+    if (TUNE) {
+      for (const minShare of [0, 0.3, 0.4, 0.5, 0.6]) {
+        for (const minSupport of [1, 2, 3]) {
+          for (const crossListWeight of [0, 0.5]) {
+            const settings: SuggestionSettings = {
+              ...SUGGESTION_SETTINGS,
+              minShare,
+              minSupport,
+              crossListWeight,
+            };
+            const { dev } = suggestionFigures(
+              queries,
+              (i) => voteSubject(neighbours[i]!, settings),
+              primary,
+            );
+            console.log(
+              `suggestion ${JSON.stringify({ minShare, minSupport, crossListWeight })}\tdev coverage ${dev.coverage.toFixed(3)}\tprecision ${dev.precision.toFixed(3)}`,
+            );
+          }
+        }
+      }
+      return {};
+    }
+    const rows = {
+      "ours: suggestSubject (neighbours' vote)": suggestionFigures(
+        queries,
+        (i) => voteSubject(neighbours[i]!),
+        primary,
+      ),
+      "closest paper's first category": suggestionFigures(
+        queries,
+        (i) => neighbours[i]!.find((n) => n.subjects.length > 0)?.subjects[0] ?? null,
+        primary,
+      ),
+      [`most common category (${common})`]: suggestionFigures(queries, () => common, primary),
+    };
+    process.stdout.write(
+      [
+        `Subject suggestion: ${labelled.length} papers with their categories as subjects, ${queries.length} query papers without`,
+        "",
+        "| suggestion | coverage dev | precision dev | coverage test (held out) | precision test (held out) |",
+        "|---|---|---|---|---|",
+        ...Object.entries(rows).map(
+          ([name, h]) =>
+            `| ${name} | ${h.dev.coverage.toFixed(3)} | ${h.dev.precision.toFixed(3)} | ${figure(`${name} coverage`, h.test.coverage).toFixed(3)} | ${figure(`${name} precision`, h.test.precision).toFixed(3)} |`,
+        ),
+        "",
+      ].join("\n"),
+    );
+    const round = (x: number) => Math.round(x * 10_000) / 10_000;
+    return Object.fromEntries(
+      Object.entries(rows).map(([name, h]) => [
+        name,
+        {
+          dev: { coverage: round(h.dev.coverage), precision: round(h.dev.precision) },
+          test: { coverage: round(h.test.coverage), precision: round(h.test.precision) },
+        },
+      ]),
+    );
+  } finally {
+    await setSubjects(
+      labelled.map((p) => p.id),
+      () => [],
+    );
+  }
 }
 
 /** Each setting on its own over the defaults (or EVAL_GRID's list), on the DEV half only. */

@@ -52,6 +52,12 @@ export const papers = pgTable(
      * up to four cross-lists; empty for papers published before subjects existed.
      */
     subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * For a paper without subjects: the subject its closest papers share, found when a version
+     * is published (services/papers `suggestSubject`); shown to its owner and to moderators,
+     * never applied by itself. Null when the paper has subjects or no subject stood out.
+     */
+    suggestedSubject: text("suggested_subject"),
   },
   (t) => [
     index("papers_list_idx")

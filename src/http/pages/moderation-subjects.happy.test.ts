@@ -89,6 +89,25 @@ describe.each(LANGS)("in %s", (lang) => {
     expect(await eventsFor(test.ctx, id)).toHaveLength(1);
   });
 
+  it("shows the screener's suggestion for a paper without subjects and starts the picker from it", async () => {
+    const { client } = await moderatorClient(test, { lang });
+    const text = (n: number) => ({
+      title: `Glacier calving fronts of fjord ${lang} ${n} seen by radar interferometry`,
+      abstract: `Radar interferometry tracks calving fronts of tidewater glaciers in fjord ${n}: ice velocity, terminus retreat and iceberg discharge measured from repeat satellite passes (${lang}).`,
+      keywords: [],
+    });
+    for (const n of [1, 2, 3])
+      await publishPaper(test.ctx, { ...text(n), subjects: ["physics.geo-ph"] });
+    const { paper_id: id } = await publishPaper(test.ctx, text(4));
+    const form = await client.get(at(`/moderation/papers/${id}/subjects`));
+    expect(form.html).toContain(escaped(t.moderation.none));
+    expect(form.html).toMatch(/id="suggested-subject">[^<]*physics\.geo-ph/);
+    expect(form.html).toMatch(
+      /<select id="mod-subjects-0"[\s\S]*?<option value="physics.geo-ph" selected="">/,
+    );
+    expect((await paperRow(test.ctx, id)).subjects).toEqual([]);
+  });
+
   it("refuses a missing reason and a repeated subject beside their fields; nothing changes", async () => {
     const { client } = await moderatorClient(test, { lang });
     const { paper_id: id } = await publishPaper(test.ctx, { subjects: ["cs.CL"] });

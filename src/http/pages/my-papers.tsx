@@ -11,6 +11,7 @@ import type { AppEnv } from "../env.ts";
 import { formatDate } from "./i18n/index.ts";
 import { CsrfField, ErrorSummary, renderPage } from "./layout.tsx";
 import { type Page, registerPage, renderError } from "./page.ts";
+import { subjectLabel } from "./subject-parts.tsx";
 import { cannotPage, ownPaperOr404 } from "./submit.tsx";
 import { ReasonList, signInFirst, statusText } from "./submit-parts.tsx";
 
@@ -98,6 +99,11 @@ async function myPapersPage(p: Page): Promise<Response> {
                         <p class="muted status-reason">{paper.status_reason}</p>
                       ) : null}
                       <ReasonList p={p} reasons={paper.screening.reasons} />
+                      {paper.suggested_subject ? (
+                        <p class="muted suggested-subject">
+                          {p.t.subjects.suggestion.line(subjectLabel(p, paper.suggested_subject))}
+                        </p>
+                      ) : null}
                     </td>
                     <td>{paper.version}</td>
                     <td>

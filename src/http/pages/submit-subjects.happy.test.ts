@@ -1,9 +1,11 @@
 /** @module The submission form's subject picker, both languages: shown, submitted, kept and changed on revision. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishPaper } from "../../testing/factories.ts";
 import { htmlLang, type PageClient } from "../../testing/page-client.ts";
 import { en } from "./i18n/en.ts";
 import { es } from "./i18n/es.ts";
 import { signedInClient } from "./pages.test-helpers.ts";
+import { subjectLabel } from "./subject-parts.tsx";
 import {
   escaped,
   paperForm,
@@ -86,6 +88,34 @@ describe.each(LANGS)("the subject picker in %s", (lang) => {
     const res = await postPaperForm(client, at("/submit"), paperForm());
     expect(res.status, res.html).toBe(303);
     expect(await subjectsOf(redirectedPaperId(res))).toEqual([]);
+  });
+
+  it("a paper without subjects shows the screener's suggestion on My papers, and the revise picker starts from it", async () => {
+    const text = (n: number) => ({
+      title: `Tidal marsh accretion under sea level rise at estuary ${lang} ${n}`,
+      abstract: `Sediment cores and elevation tables measure tidal marsh accretion against sea level rise in estuary ${n}; vegetation, sediment supply and tidal range set whether the marsh keeps pace (${lang}).`,
+      keywords: [],
+    });
+    for (const n of [1, 2, 3]) {
+      await publishPaper(app.test.ctx, { ...text(n), subjects: ["physics.ao-ph"] });
+    }
+    const client = await owner(lang);
+    const res = await postPaperForm(
+      client,
+      at("/submit"),
+      paperForm({ title: text(4).title, abstract: text(4).abstract, keywords: "" }),
+    );
+    expect(res.status, res.html).toBe(303);
+    const id = redirectedPaperId(res);
+    expect(await subjectsOf(id)).toEqual([]);
+    const mine = await client.get(at("/my/papers"));
+    const name = subjectLabel({ t: CATALOG[lang], lang } as never, "physics.ao-ph");
+    expect(mine.html).toContain(escaped(t.suggestion.line(name)));
+    const form = await client.get(at(`/papers/${id}/revise`));
+    expect(selected(form.html)).toEqual(["physics.ao-ph", "", "", "", ""]);
+    // Public reads never carry it.
+    const api = await (await app.test.app.request(`/api/v1/papers/${id}`)).text();
+    expect(api).not.toContain("suggest");
   });
 
   it("the revision form shows the paper's subjects, keeps them when left empty, changes them when chosen", async () => {

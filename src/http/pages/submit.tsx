@@ -292,7 +292,14 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
         license: paper.current.license,
         keywords: paper.current.keywords.join(", "),
         changelog: "",
-        subjects: pickerValues(paper.subjects),
+        // A paper without subjects starts from the screener's suggestion, when there is one.
+        subjects: pickerValues(
+          paper.subjects.length > 0
+            ? paper.subjects
+            : paper.suggested_subject
+              ? [paper.suggested_subject]
+              : [],
+        ),
       },
       {},
     );

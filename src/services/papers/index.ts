@@ -50,6 +50,7 @@ export {
 } from "./subject-counts.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";
+export { subjectSuggestion } from "./suggest-subject.ts";
 export {
   getScreeningWarnings,
   listPaperVersions,

@@ -30,6 +30,8 @@ export interface OwnPaper {
   updated_at: string;
   /** Subject codes, the primary first; empty for a paper without subjects. */
   subjects: string[];
+  /** For a paper without subjects: the screener's suggestion (services/papers suggestSubject). */
+  suggested_subject: string | null;
   /** The current version's screening: its status, screeners and every reason. */
   screening: {
     status: "passed" | "warnings";
@@ -86,6 +88,7 @@ const columns = {
   publishedAt: papers.publishedAt,
   updatedAt: papers.updatedAt,
   subjects: papers.subjects,
+  suggestedSubject: papers.suggestedSubject,
   title: paperVersions.title,
   screeningStatus: paperVersions.screeningStatus,
   screenedAt: paperVersions.screenedAt,
@@ -134,6 +137,7 @@ function toOwnPaper(row: Row, reasons: OwnReason[]): OwnPaper {
     published_at: row.publishedAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     subjects: row.subjects,
+    suggested_subject: row.subjects.length > 0 ? null : row.suggestedSubject,
     screening: {
       status: row.screeningStatus,
       screened_at: row.screenedAt.toISOString(),

@@ -29,6 +29,7 @@ import {
 } from "../screening/index.ts";
 import { reindexPaper } from "../search/index.ts";
 import { parseSubjects } from "../subjects/index.ts";
+import { refreshSubjectSuggestion } from "./suggest-subject.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface PublishInput extends ScreeningInput {
@@ -131,7 +132,7 @@ export async function publishVersion(
     }
   }
 
-  return withTransaction(ctx.db, async (db) => {
+  const result = await withTransaction(ctx.db, async (db) => {
     await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${print.contentHash}, 0))`);
     if (input.importKey) {
       const existing = await findImported(db, input.importKey);
@@ -214,6 +215,13 @@ export async function publishVersion(
       screening,
     };
   });
+  // After the commit, outside the lock: the screener's subject suggestion for a paper without
+  // subjects (its closest papers' subject). Imports of many papers skip it (`quire import`
+  // is an operator's bulk load; moderators can ask for it per paper).
+  if ((result.outcome === "published" || result.outcome === "held") && !input.importKey) {
+    await refreshSubjectSuggestion(ctx, { paperId: result.paper_id, version: result.version });
+  }
+  return result;
 }
 
 /** Owners always meet the LLM screener when one is configured; operators only when asking. */

@@ -76,12 +76,18 @@ export const subjectsEn = {
       "Dates are written as 2026-11-02, and “from” must not be after “until”. Showing all papers.",
     badSort: "That is not an order the list knows. Showing all papers.",
   },
+  suggestion: {
+    line: (label: string) =>
+      `No subject yet. The screener suggests ${label}, the subject the closest papers share; revise the paper to file it there.`,
+  },
   moderation: {
     title: (id: string) => `Subjects of ${id}`,
     intro:
       "Moderators can file a paper under other subjects. The change shows at once in every list, feed and harvest, and is kept in the moderation log with your reason.",
     now: "Filed under now",
     none: "No subjects",
+    suggested: (label: string) =>
+      `The screener suggests ${label}: the subject the closest papers share. It is only a suggestion; the picker starts from it.`,
     pickerHint: (crossLists: number) =>
       `A primary subject, then up to ${crossLists} cross-lists, from arXiv's categories.`,
     reason: "Reason for the change",

@@ -81,12 +81,18 @@ export const subjectsEs: typeof subjectsEn = {
       "Las fechas se escriben como 2026-11-02, y «desde» no puede ser posterior a «hasta». Se muestran todos los artículos.",
     badSort: "La lista no conoce ese orden. Se muestran todos los artículos.",
   },
+  suggestion: {
+    line: (label: string) =>
+      `Aún sin materia. El cribado sugiere ${label}, la materia que comparten los artículos más cercanos; revise el artículo para archivarlo en ella.`,
+  },
   moderation: {
     title: (id: string) => `Materias de ${id}`,
     intro:
       "Los moderadores pueden archivar un artículo en otras materias. El cambio se ve al momento en todas las listas, canales y recolecciones, y queda en el registro de moderación con tu motivo.",
     now: "Archivado ahora en",
     none: "Sin materias",
+    suggested: (label: string) =>
+      `El cribado sugiere ${label}: la materia que comparten los artículos más cercanos. Es solo una sugerencia; el selector parte de ella.`,
     pickerHint: (crossLists: number) =>
       `Una materia principal y hasta ${crossLists} materias secundarias, de las categorías de arXiv.`,
     reason: "Motivo del cambio",

@@ -5,7 +5,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Invalid } from "../../../services/errors.ts";
 import { MODERATION_REASON_MAX, setPaperSubjects } from "../../../services/moderation/index.ts";
-import { getPaper } from "../../../services/papers/index.ts";
+import { getPaper, subjectSuggestion } from "../../../services/papers/index.ts";
 import { MAX_CROSS_LISTS } from "../../../services/subjects/index.ts";
 import type { AppEnv } from "../../env.ts";
 import type { FieldErrors } from "../form-errors.ts";
@@ -20,6 +20,7 @@ import {
   SubjectPicker,
   subjectFieldErrors,
   subjectFieldId,
+  subjectLabel,
   subjectValues,
 } from "../subject-parts.tsx";
 import { guard, reasonError, SectionLinks } from "./parts.tsx";
@@ -72,6 +73,7 @@ export function registerSubjectModeration(app: OpenAPIHono<AppEnv>): void {
 
 async function subjectsPage(p: Page, id: string, state: FormState = {}): Promise<Response> {
   const { paper } = await getPaper(p.ctx, { id });
+  const suggested = await subjectSuggestion(p.ctx, paper.id);
   const t = p.t.subjects.moderation;
   const errors = state.errors ?? {};
   const done = p.c.req.query("done");
@@ -98,6 +100,11 @@ async function subjectsPage(p: Page, id: string, state: FormState = {}): Promise
         ) : (
           <p class="muted">{t.none}</p>
         )}
+        {suggested ? (
+          <p class="suggested-subject" id="suggested-subject">
+            {t.suggested(subjectLabel(p, suggested))}
+          </p>
+        ) : null}
         <ErrorSummary
           p={p}
           errors={[
@@ -113,7 +120,7 @@ async function subjectsPage(p: Page, id: string, state: FormState = {}): Promise
           <SubjectPicker
             p={p}
             idPrefix="mod"
-            values={state.values ?? pickerValues(paper.subjects)}
+            values={state.values ?? pickerValues(suggested ? [suggested] : paper.subjects)}
             errors={errors}
             revising={false}
             hint={t.pickerHint(MAX_CROSS_LISTS)}
