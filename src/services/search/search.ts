@@ -496,24 +496,25 @@ export async function rankChunks(
     ]);
     let candidates = new Set<number>(bm25?.hits.map((h) => h.chunkId) ?? []);
     for (const hit of dense) candidates.add(hit.chunkId);
-    let exact = true;
+    // A narrow filter keeps the candidates it listed; a broad one is applied by the facts'
+    // own query (one statement, not a second round trip).
+    let broad: PaperFilters | null = null;
     if (filters && candidates.size > 0) {
       const kept = await allowed!;
-      exact = kept.exact;
-      candidates = kept.exact
-        ? new Set([...candidates].filter((id) => kept.chunks.has(id)))
-        : await keptCandidates(db, [...candidates], filters);
+      if (kept.exact) candidates = new Set([...candidates].filter((id) => kept.chunks.has(id)));
+      else broad = filters;
     }
-    return { bm25, gramVector, vector, candidates, exact };
+    const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
+    const facts =
+      candidates.size === 0
+        ? []
+        : await candidateFacts(db, [...candidates], gramVector, denseSpec, broad);
+    return { bm25, gramVector, vector, facts, broad };
   };
   let pass = await gather(1);
   // A broad filter is applied after ranking: when it leaves too few, rank deeper once.
-  if (filters && !pass.exact && pass.candidates.size < limit)
-    pass = await gather(BROAD_FILTER_DEPTH);
-  const { bm25, gramVector, vector, candidates } = pass;
-  const denseSpec = embedder && vector ? { model: embedder.model, vector } : null;
-  if (candidates.size === 0) return [];
-  const facts = await candidateFacts(db, [...candidates], gramVector, denseSpec);
+  if (pass.broad && pass.facts.length < limit) pass = await gather(BROAD_FILTER_DEPTH);
+  const { bm25, gramVector, vector, facts } = pass;
   if (facts.length === 0) return [];
 
   const lexicalScores = new Map(bm25?.hits.map((h) => [h.chunkId, h.score]) ?? []);
@@ -621,18 +622,6 @@ async function estimatedRows(db: Db, query: ReturnType<typeof sql>): Promise<num
   return Number(plan?.[0]?.Plan?.["Plan Rows"] ?? 0);
 }
 
-/** The candidates whose papers `filters` keeps. */
-async function keptCandidates(db: Db, ids: number[], filters: PaperFilters): Promise<Set<number>> {
-  const rows = await rowsOf<{ chunk_id: string | number }>(
-    db,
-    sql`select s.chunk_id::int8 as chunk_id
-        from search_chunks s join papers p on p.id = s.paper_id
-        where s.chunk_id = any(${pgArray(ids, "int8")})
-          and ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}`,
-  );
-  return new Set(rows.map((r) => Number(r.chunk_id)));
-}
-
 interface Fact {
   chunkId: number;
   sparse: number | null;
@@ -641,14 +630,19 @@ interface Fact {
 
 /**
  * Per candidate: character-gram similarity and dense similarity, computed in the database,
- * and only for candidates that are chunks of the current version of a published paper.
+ * and only for candidates that are chunks of the current version of a published paper (and,
+ * with a broad filter, of a paper the filter keeps).
  */
 async function candidateFacts(
   db: Db,
   ids: number[],
   gramVector: string | null,
   dense: { model: string; vector: readonly number[] } | null,
+  filters: PaperFilters | null = null,
 ): Promise<Fact[]> {
+  const filtered = filters
+    ? sql`and ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}`
+    : sql``;
   const sparseExpr = gramVector ? sql`-(s.grams <#> ${gramVector}::sparsevec)` : sql`null::float8`;
   let denseExpr = sql`null::float8`;
   let denseJoin = sql``;
@@ -667,7 +661,7 @@ async function candidateFacts(
           from search_chunks s
           join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
           ${denseJoin}
-          where s.chunk_id = any(${pgArray(part, "int8")})`,
+          where s.chunk_id = any(${pgArray(part, "int8")}) ${filtered}`,
     );
   // In chunk order, whatever the split: the z-scores sum the candidates in this order.
   return (await readInParts(db, ids, facts))
