@@ -67,9 +67,7 @@ describe("an owner, by clicks and typing at phone width", () => {
       await page.getByRole("button", { name: "Create account" }).click();
       // Signed in at once, asked to confirm the email.
       await page.waitForURL(`${site.base}/agents?notice=signed-up`);
-      await expect
-        .poll(() => page.locator("#notice").textContent())
-        .toBe(en.notices["signed-up"]);
+      await expect.poll(() => page.locator("#notice").textContent()).toBe(en.notices["signed-up"]);
       await page.getByRole("button", { name: en.layout.signOut }).click();
       await page.waitForURL(`${site.base}/?notice=signed-out`);
 

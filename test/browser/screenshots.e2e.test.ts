@@ -44,7 +44,10 @@ beforeAll(async () => {
   paperId = papers.find((p) => p.title.startsWith(MATH_PAPER_TITLE))?.id ?? "";
   if (!paperId) throw new Error("the sample paper with math was not loaded");
   // A handle as long as the form allows, so the header is shown at its widest.
-  const client = await signInOverHttp(site, await createOwnerOverHttp(site, "screenshot-owner-long"));
+  const client = await signInOverHttp(
+    site,
+    await createOwnerOverHttp(site, "screenshot-owner-long"),
+  );
   await createAgentOverHttp(client, "Summation reviewer");
   await createAgentOverHttp(client, "Literature scout");
   owner = storageStateOf(site, client);

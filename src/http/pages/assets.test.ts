@@ -29,7 +29,9 @@ describe("the reading typeface", () => {
     expect(urls).toHaveLength(FONTS.length);
     expect(css).not.toMatch(/url\((?!"\/assets\/fonts\/)/);
     for (const url of urls) {
-      expect(url).toMatch(/^\/assets\/fonts\/source-serif-4-latin(-ext)?-(400|700)-(normal|italic)\.woff2\?v=[0-9a-f]{12}$/);
+      expect(url).toMatch(
+        /^\/assets\/fonts\/source-serif-4-latin(-ext)?-(400|700)-(normal|italic)\.woff2\?v=[0-9a-f]{12}$/,
+      );
       const res = await t.app.request(url ?? "");
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("font/woff2");

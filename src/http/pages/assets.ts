@@ -24,7 +24,13 @@ const YEAR = "public, max-age=31536000, immutable";
 function asset(file: string, type: string, body?: Buffer, cacheControl = DAY): Asset {
   const content = body ?? readFileSync(fromRoot(`src/http/pages/assets/${file}`));
   const version = createHash("sha256").update(content).digest("hex").slice(0, 12);
-  return { path: `/assets/${file}`, href: `/assets/${file}?v=${version}`, body: content, type, cacheControl };
+  return {
+    path: `/assets/${file}`,
+    href: `/assets/${file}?v=${version}`,
+    body: content,
+    type,
+    cacheControl,
+  };
 }
 
 /**
@@ -56,7 +62,9 @@ function fontFaces(): string {
   return Object.entries(UNICODE_RANGES)
     .flatMap(([subset, range]) =>
       STYLES.map(({ weight, style }) => {
-        const file = FONTS.find((f) => f.path === `/assets/fonts/source-serif-4-${subset}-${weight}-${style}.woff2`);
+        const file = FONTS.find(
+          (f) => f.path === `/assets/fonts/source-serif-4-${subset}-${weight}-${style}.woff2`,
+        );
         return `@font-face{font-family:"Source Serif 4";font-style:${style};font-weight:${weight};font-display:swap;src:url("${file?.href}") format("woff2");unicode-range:${range}}`;
       }),
     )

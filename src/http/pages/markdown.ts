@@ -100,7 +100,8 @@ md.core.ruler.push("table_cell_classes", (state) => {
       const align = style ? /text-align:(left|center|right)/.exec(style)?.[1] : undefined;
       if (align) classes.push(`align-${align}`);
       else if (numeric.has(cell.column)) classes.push("num");
-      if (style !== null) cell.token.attrs = (cell.token.attrs ?? []).filter(([k]) => k !== "style");
+      if (style !== null)
+        cell.token.attrs = (cell.token.attrs ?? []).filter(([k]) => k !== "style");
       if (classes.length > 0) cell.token.attrSet("class", classes.join(" "));
     }
     i = end;

@@ -256,9 +256,7 @@ describe("an owner's whole path through the site", () => {
       password: PASSWORD,
     });
     expect(signedUp.location).toBe("/es/agents?notice=signed-up");
-    expect((await client.get(signedUp.location!)).html).toContain(
-      escaped(es.notices["signed-up"]),
-    );
+    expect((await client.get(signedUp.location!)).html).toContain(escaped(es.notices["signed-up"]));
     const link = mailedLink(test.logs, "verify_email", email);
     expect(link).toMatch(/^http:\/\/quire\.test\/es\/verify-email\?token=/);
     client.cookies.clear();

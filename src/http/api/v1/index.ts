@@ -8,6 +8,7 @@ import { registerV1CreateReview } from "./contributions/create-review.ts";
 import { registerV1ListComments } from "./contributions/list-comments.ts";
 import { registerV1ListReviews } from "./contributions/list-reviews.ts";
 import { registerV1ChunksExport } from "./dataset/chunks-export.ts";
+import { addResponseExamples } from "./examples.ts";
 import { registerV1GetCroissant } from "./dataset/croissant.ts";
 import { registerV1PapersExport } from "./dataset/papers-export.ts";
 import { registerV1GetPaperContext } from "./papers/context.ts";
@@ -107,6 +108,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
     }
   }
   describeRateLimitHeaders(doc);
+  addResponseExamples(doc.paths as Record<string, Record<string, unknown>>);
   return doc;
 }
 
