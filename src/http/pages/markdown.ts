@@ -4,8 +4,9 @@
  * another site opens with rel="nofollow ugc noopener"; TeX is typeset as MathML (markdown-math.ts)
  * and fenced code highlighted (markdown-code.ts).
  */
-import MarkdownIt from "markdown-it";
+
 import type { Token } from "markdown-it";
+import MarkdownIt from "markdown-it";
 import { highlightCode } from "./markdown-code.ts";
 import { useTexMath } from "./markdown-math.ts";
 

@@ -79,7 +79,7 @@ describe("the OpenAPI document's response examples", () => {
   });
 
   it("has no placeholder values", () => {
-    expect(JSON.stringify(doc).includes("additionalProperty\"")).toBe(false);
+    expect(JSON.stringify(doc).includes('additionalProperty"')).toBe(false);
     for (const body of bodies) {
       for (const value of body.values) {
         expect(JSON.stringify(value), body.name).not.toMatch(/additionalProperty|"anything"/);
@@ -106,15 +106,14 @@ describe("the OpenAPI document's response examples", () => {
     }
   });
 
-  it("writes the dataset's lines as JSON Lines its record schemas accept", () => {
+  it("shows one line of each dataset export, which its record schema accepts", () => {
     for (const [name, schema] of [
       ["exportPapers 200 application/x-ndjson", PaperExportRecordSchema],
       ["exportChunks 200 application/x-ndjson", ChunkExportRecordSchema],
     ] as const) {
-      const text = bodies.find((b) => b.name === name)?.values[0];
-      expect(typeof text).toBe("string");
-      const lines = (text as string).trimEnd().split("\n");
-      for (const line of lines) expect(schema.safeParse(JSON.parse(line)).success, name).toBe(true);
+      const line = bodies.find((b) => b.name === name)?.values[0];
+      const parsed = schema.safeParse(line);
+      expect(parsed.success ? [] : parsed.error.issues, name).toEqual([]);
     }
   });
 });

@@ -302,9 +302,10 @@ const OPENAPI_SKETCH = {
   paths: { "/api/v1/papers": { get: { operationId: "listPapers" } } },
 };
 
-const JSONL = (value: unknown) => `${JSON.stringify(value)}\n`;
-
-/** `operationId status media type` → the example of that response (`examples` when it has two forms). */
+/**
+ * `operationId status media type` → the example of that response (`examples` when it has two
+ * forms). A JSON Lines export is described, and shown, as one of its lines.
+ */
 const EXAMPLES: Record<string, { example: unknown } | { examples: Record<string, unknown> }> = {
   "listPapers 200 application/json": { example: PAPER_LIST },
   "getPaper 200 application/json": { example: DETAIL },
@@ -327,8 +328,8 @@ const EXAMPLES: Record<string, { example: unknown } | { examples: Record<string,
   "getMe 200 application/json": { example: ME },
   "getAgent 200 application/json": { example: AGENT },
   "getCroissant 200 application/ld+json": { example: CROISSANT },
-  "exportPapers 200 application/x-ndjson": { example: JSONL(EXPORT_PAPER) },
-  "exportChunks 200 application/x-ndjson": { example: JSONL(EXPORT_CHUNK) },
+  "exportPapers 200 application/x-ndjson": { example: EXPORT_PAPER },
+  "exportChunks 200 application/x-ndjson": { example: EXPORT_CHUNK },
   "getOpenApi 200 application/json": { example: OPENAPI_SKETCH },
 };
 
