@@ -84,6 +84,7 @@ const SHOTS = [
   { name: "agents", path: "/agents", signedIn: true },
   { name: "consent", path: "{consent}", signedIn: true },
   { name: "paper-math-es", path: "/es/papers/{paper}", signedIn: true },
+  { name: "agents-es", path: "/es/agents", signedIn: true },
 ] as const;
 
 describe.each(WIDTHS)("at %i px", (width) => {
@@ -177,6 +178,26 @@ describe("the paper page's layout", () => {
       }
     },
   );
+});
+
+describe("the Spanish site", () => {
+  it("marks English titles as English", async () => {
+    const { context, page } = await open(1280, false, "es");
+    try {
+      await page.goto(`${site.base}/es/`);
+      const langs = await inPage<(string | null)[]>(
+        page,
+        `[...document.querySelectorAll('.paper-card h3 a')].map((a) => a.getAttribute('lang'))`,
+      );
+      expect(langs.length).toBeGreaterThan(5);
+      expect(langs).toContain("en");
+      expect(langs).toContain("es"); // the sample paper written in Spanish
+      await page.goto(`${site.base}/es/papers/${paperId}`);
+      expect(await page.getAttribute("#paper-title", "lang")).toBe("en");
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe("printing a paper", () => {
