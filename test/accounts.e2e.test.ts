@@ -95,6 +95,8 @@ describe("accounts over real HTTP with real SMTP", () => {
     });
     expect(verified.location).toBe("/agents?notice=verified");
 
+    // The sign-up left this client signed in; a later visit (a new browser) signs in again.
+    client.cookies.clear();
     const signedIn = await client.submit("/sign-in", "/sign-in", {
       email: "e2e@example.org",
       password,

@@ -294,6 +294,8 @@ describe("the agent-key lifecycle through the real pages, across instances", () 
       token,
     });
     expect(verified.location).toBe("/agents?notice=verified");
+    // The sign-up left this client signed in; a later visit (a new browser) signs in again.
+    site.cookies.clear();
     const signedIn = await site.submit("/sign-in", "/sign-in", {
       email,
       password,

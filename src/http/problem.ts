@@ -58,6 +58,27 @@ function problemTypeUri(baseUrl: string, status: number): string {
   return `${baseUrl}/docs/problems#${TITLES[status]?.[0] ?? "error"}`;
 }
 
+/**
+ * A problem body as `problem` sends it: the one place its fields are filled in (the OpenAPI
+ * document's examples use it too, so they cannot differ from a real answer).
+ */
+export function problemExample(
+  baseUrl: string,
+  status: number,
+  detail: string,
+  at: { instance: string; request_id: string; errors?: FieldIssue[] },
+): Problem {
+  return {
+    type: problemTypeUri(baseUrl, status),
+    title: TITLES[status]?.[1] ?? "Error",
+    status,
+    detail,
+    instance: at.instance,
+    request_id: at.request_id,
+    ...(at.errors && at.errors.length > 0 ? { errors: at.errors } : {}),
+  };
+}
+
 /** Builds a problem+json response; `headers` carries Allow, Retry-After, WWW-Authenticate. */
 export function problem(
   c: Context,
@@ -66,15 +87,11 @@ export function problem(
   options: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
 ): Response {
   const baseUrl = (c.get("baseUrl") as string | undefined) ?? "";
-  const body: Problem = {
-    type: problemTypeUri(baseUrl, status),
-    title: TITLES[status]?.[1] ?? "Error",
-    status,
-    detail,
+  const body = problemExample(baseUrl, status, detail, {
     instance: new URL(c.req.url).pathname,
     request_id: (c.get("requestId") as string | undefined) ?? "",
-    ...(options.errors && options.errors.length > 0 ? { errors: options.errors } : {}),
-  };
+    ...(options.errors ? { errors: options.errors } : {}),
+  });
   return new Response(JSON.stringify(body), {
     status,
     headers: {

@@ -65,10 +65,11 @@ describe("an owner, by clicks and typing at phone width", () => {
       await type(page, "Password", password);
       const mailed = site.mailTo(email);
       await page.getByRole("button", { name: "Create account" }).click();
-      await page.waitForURL(`${site.base}/sign-in?notice=check-email`);
-      await expect
-        .poll(() => page.locator("#notice").textContent())
-        .toBe(en.notices["check-email"]);
+      // Signed in at once, asked to confirm the email.
+      await page.waitForURL(`${site.base}/agents?notice=signed-up`);
+      await expect.poll(() => page.locator("#notice").textContent()).toBe(en.notices["signed-up"]);
+      await page.getByRole("button", { name: en.layout.signOut }).click();
+      await page.waitForURL(`${site.base}/?notice=signed-out`);
 
       await page.goto(verificationLink(await mailed));
       await page.getByRole("button", { name: en.verify.submit }).click();

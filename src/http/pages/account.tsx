@@ -270,8 +270,9 @@ export function registerAccountPages(app: OpenAPIHono<AppEnv>): void {
     p.session ? redirect(p, "/agents", 302) : signUpPage(p),
   );
   registerPage(app, "POST", "/sign-up", async (p) => {
+    let result: Awaited<ReturnType<typeof signUp>>;
     try {
-      await signUp(p.ctx, {
+      result = await signUp(p.ctx, {
         email: p.form.email ?? "",
         handle: p.form.handle ?? "",
         password: p.form.password ?? "",
@@ -291,7 +292,14 @@ export function registerAccountPages(app: OpenAPIHono<AppEnv>): void {
         });
       throw error;
     }
-    return p.c.redirect(`${p.href("/sign-in")}?notice=check-email`, 303);
+    if (result.outcome === "check_email") {
+      return p.c.redirect(`${p.href("/sign-in")}?notice=check-email`, 303);
+    }
+    // A new account: signed in at once (as after signing in), on the agents page, with a
+    // banner asking to confirm the email.
+    writeCookie(p.c, COOKIES.session, result.token, Math.floor(SESSION_TTL_MS / 1000));
+    clearCookie(p.c, COOKIES.csrf);
+    return p.c.redirect(`${p.href("/agents")}?notice=signed-up`, 303);
   });
 
   registerPage(app, "GET", "/sign-in", (p) =>

@@ -73,7 +73,9 @@ function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
                 </li>
               ))}
               <li>
-                <a href="/docs">{t.layout.apiDocs}</a>
+                <a href="/docs" hreflang={lang === "en" ? undefined : "en"}>
+                  {t.layout.apiDocs}
+                </a>
               </li>
             </ul>
           </nav>
@@ -125,7 +127,9 @@ function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
           </ul>
           <ul class="footer-links" aria-label={t.layout.footerLinks}>
             <li>
-              <a href="/docs">{t.layout.apiDocs}</a>
+              <a href="/docs" hreflang={lang === "en" ? undefined : "en"}>
+                {t.layout.apiDocs}
+              </a>
             </li>
             <li>
               <a href="/llms.txt">llms.txt</a>

@@ -46,3 +46,32 @@ describe("renderMarkdown", () => {
     );
   });
 });
+
+describe("tables", () => {
+  it("marks a column of numbers so it is right-aligned, and leaves a column of words alone", () => {
+    const html = renderMarkdown(
+      [
+        "| Method | Error | Time (s) | Note |",
+        "|---|---|---|---|",
+        "| Kahan | 1.2e-16 | 3,120 | compensated |",
+        "| naive | **4.5 ± 0.3** | — | 12 runs |",
+        "| pairwise | −0.5% | 98 | 7 |",
+      ].join("\n"),
+    );
+    expect(html).toContain('<th class="num">Error</th>');
+    expect(html).toContain('<th class="num">Time (s)</th>');
+    expect(html).toContain('<td class="num">1.2e-16</td>');
+    expect(html).toContain('<td class="num">—</td>');
+    expect(html).toContain("<th>Method</th>");
+    expect(html).toContain("<td>12 runs</td>");
+    expect(html).toContain("<td>Kahan</td>");
+  });
+
+  it("turns the author's column alignment into classes, since the pages allow no inline style", () => {
+    const html = renderMarkdown("| a | b | c |\n|:--|:-:|--:|\n| x | y | z |");
+    expect(html).not.toContain("style=");
+    expect(html).toContain('<th class="align-left">a</th>');
+    expect(html).toContain('<td class="align-center">y</td>');
+    expect(html).toContain('<td class="align-right">z</td>');
+  });
+});

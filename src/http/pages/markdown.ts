@@ -4,6 +4,8 @@
  * another site opens with rel="nofollow ugc noopener"; TeX is typeset as MathML (markdown-math.ts)
  * and fenced code highlighted (markdown-code.ts).
  */
+
+import type { Token } from "markdown-it";
 import MarkdownIt from "markdown-it";
 import { highlightCode } from "./markdown-code.ts";
 import { useTexMath } from "./markdown-math.ts";
@@ -47,6 +49,65 @@ for (const rule of ["fence", "code_block"] as const) {
   md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
     base(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
 }
+
+/**
+ * A cell that holds only a number, as papers write them: a sign, digits with separators, a
+ * decimal part, an exponent, a percent sign, a ± spread, bold or inline-math marks around it.
+ */
+const NUMERIC_CELL =
+  /^[-+\u2212\u00b1<>\u2248~]?\d[\d,.\u2009\u202f ]*(?:[eE][-+\u2212]?\d+)?\s*%?(?:\s*\u00b1\s*\d[\d,.]*\s*%?)?$/;
+const EMPTY_CELL = /^(?:|-|\u2013|\u2014|n\/a)$/i;
+
+function cellText(content: string): string {
+  return content.replace(/[*_$`]/g, "").trim();
+}
+
+/**
+ * Table cells get classes instead of the inline `style="text-align:…"` markdown-it writes for
+ * `:--:` columns (the pages' CSP allows no inline style): `align-left|center|right` where the
+ * author aligned a column, and `num` on every cell of a column whose body cells are all
+ * numbers (or empty), which the stylesheet right-aligns in figures of one width.
+ */
+md.core.ruler.push("table_cell_classes", (state) => {
+  const tokens = state.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]?.type !== "table_open") continue;
+    let end = i;
+    while (end < tokens.length && tokens[end]?.type !== "table_close") end++;
+    const cells: { token: Token; column: number; body: boolean; text: string }[] = [];
+    let column = 0;
+    let body = false;
+    for (let j = i; j < end; j++) {
+      const token = tokens[j];
+      if (!token) continue;
+      if (token.type === "tbody_open") body = true;
+      if (token.type === "tr_open") column = 0;
+      if (token.type === "th_open" || token.type === "td_open") {
+        const inline = tokens[j + 1];
+        const text = inline?.type === "inline" ? cellText(inline.content) : "";
+        cells.push({ token, column: column++, body, text });
+      }
+    }
+    const numeric = new Set<number>();
+    const columns = new Set(cells.map((c) => c.column));
+    for (const col of columns) {
+      const values = cells.filter((c) => c.body && c.column === col).map((c) => c.text);
+      const filled = values.filter((v) => !EMPTY_CELL.test(v));
+      if (filled.length > 0 && filled.every((v) => NUMERIC_CELL.test(v))) numeric.add(col);
+    }
+    for (const cell of cells) {
+      const classes: string[] = [];
+      const style = cell.token.attrGet("style");
+      const align = style ? /text-align:(left|center|right)/.exec(style)?.[1] : undefined;
+      if (align) classes.push(`align-${align}`);
+      else if (numeric.has(cell.column)) classes.push("num");
+      if (style !== null)
+        cell.token.attrs = (cell.token.attrs ?? []).filter(([k]) => k !== "style");
+      if (classes.length > 0) cell.token.attrSet("class", classes.join(" "));
+    }
+    i = end;
+  }
+});
 
 // A wide table scrolls inside its own focusable box rather than pushing the page sideways.
 md.renderer.rules.table_open = () => '<div class="table-scroll" tabindex="0">\n<table>\n';

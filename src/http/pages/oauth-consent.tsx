@@ -48,7 +48,7 @@ async function consentPage(
         <p class="lead" id="consent-lead">
           {t.oauth.consentLead(pending.clientName)}
         </p>
-        <dl id="consent-client">
+        <dl id="consent-client" class="consent-facts">
           <dt>{t.oauth.clientName}</dt>
           <dd id="client-name">{pending.clientName}</dd>
           {pending.clientIdHost ? (
@@ -82,11 +82,11 @@ async function consentPage(
               message,
             }))}
           />
-          <fieldset>
+          <fieldset class="choices">
             <legend>{t.oauth.pickAgent}</legend>
             {agents.length === 0 ? <p id="no-agents">{t.oauth.noAgents}</p> : null}
             {agents.map((agent) => (
-              <div>
+              <div class="choice">
                 <input
                   type="radio"
                   name="agent_id"
@@ -100,7 +100,7 @@ async function consentPage(
                 </label>
               </div>
             ))}
-            <div>
+            <div class="choice">
               <input
                 type="radio"
                 name="agent_id"
@@ -110,18 +110,20 @@ async function consentPage(
               />
               <label for="agent-new">{t.oauth.newAgent}</label>
             </div>
-            <div class="narrow" id="new-agent">
+            <div class="narrow choice-detail" id="new-agent">
               <AgentFields p={p} errors={errors} idPrefix="new-agent" required={false} />
               <p class="muted">{t.oauth.newAgentNote}</p>
             </div>
             <p class="muted">{t.oauth.statusNote}</p>
           </fieldset>
-          <button type="submit" name="decision" value="approve" id="approve">
-            {t.oauth.approve}
-          </button>{" "}
-          <button type="submit" name="decision" value="deny" class="secondary" id="deny">
-            {t.oauth.deny}
-          </button>
+          <div class="form-actions">
+            <button type="submit" name="decision" value="approve" id="approve">
+              {t.oauth.approve}
+            </button>
+            <button type="submit" name="decision" value="deny" class="secondary" id="deny">
+              {t.oauth.deny}
+            </button>
+          </div>
         </form>
       </>
     ),

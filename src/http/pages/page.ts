@@ -76,7 +76,7 @@ const ONE_YEAR = 365 * 24 * 60 * 60;
 const CSRF_COOKIE_MAX_AGE = 24 * 60 * 60;
 
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; " +
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; font-src 'self'; " +
   "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export function renderError(

@@ -15,6 +15,14 @@ function formatMean(p: Page, n: number): string {
   return new Intl.NumberFormat(p.t.meta.dateLocale, { maximumFractionDigits: 2 }).format(n);
 }
 
+/**
+ * A paper's language as an element's `lang` (WCAG 3.1.2: an English title on a Spanish page is
+ * read in English), or none when the screener could not tell.
+ */
+export function textLang(language: string): string | undefined {
+  return language !== "und" ? language : undefined;
+}
+
 /** The visible AI label every paper and AI contribution carries. */
 export function AiLabel({ p }: { p: Page }) {
   return <span class="ai-label">{p.t.reading.aiLabel}</span>;
@@ -127,7 +135,9 @@ export function PaperCard({ p, item }: { p: Page; item: BrowseItem }) {
     <li class="paper-card">
       <article aria-labelledby={`paper-${item.id}`}>
         <h3 id={`paper-${item.id}`}>
-          <a href={p.href(`/papers/${item.id}`)}>{item.title}</a>
+          <a href={p.href(`/papers/${item.id}`)} lang={textLang(item.language)}>
+            {item.title}
+          </a>
         </h3>
         <p class="paper-meta">
           <AiLabel p={p} /> <VerificationBadge p={p} status={item.verification.status} />{" "}

@@ -91,4 +91,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     }),
   );
   app.get("/docs/problems", (c) => c.redirect("/llms-full.txt#errors", 302));
+  // The reference is in English only (so is the OpenAPI document): the Spanish site's address
+  // for it leads there rather than to a 404.
+  app.get("/es/docs", (c) => c.redirect("/docs", 302));
 }

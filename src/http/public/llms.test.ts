@@ -64,6 +64,12 @@ describe("/llms.txt", () => {
 });
 
 describe("/docs", () => {
+  it("has a Spanish address that leads to the (English) reference instead of a 404", async () => {
+    const res = await t.app.request("/es/docs");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/docs");
+  });
+
   it("serves the API reference whole from this server, under a policy that allows no other site", async () => {
     const res = await t.app.request("/docs");
     expect(res.status).toBe(200);

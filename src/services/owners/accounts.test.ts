@@ -79,6 +79,20 @@ describe("signUp", () => {
     expect(token!.expiresAt.getTime() - token!.createdAt.getTime()).toBe(48 * 3600 * 1000);
   });
 
+  it("leaves the new owner signed in (a session, email not yet confirmed)", async () => {
+    const result = await signUp(ctx, {
+      email: "signed-in-at-once@example.org",
+      handle: "signed_in_at_once",
+      password: PASSWORD,
+      lang: "en",
+      ip: "198.51.100.199",
+    });
+    expect(result.outcome).toBe("signed_up");
+    const token = result.outcome === "signed_up" ? result.token : "";
+    const session = await sessionFromToken(ctx, { token });
+    expect(session?.owner).toMatchObject({ handle: "signed_in_at_once", verified: false });
+  });
+
   it("mails in Spanish with a /es link when signed up from the Spanish site", async () => {
     const { email } = await newOwner("es");
     const mail = lastMail("verify_email", email);
@@ -165,7 +179,8 @@ describe("concurrent sign-ups", () => {
         ip: "198.51.100.243",
       }),
     ]);
-    expect(same).toEqual([{ outcome: "check_email" }, { outcome: "check_email" }]);
+    // One account, signed in; the other sign-up is told to check its mail.
+    expect(same.map((r) => r.outcome).sort()).toEqual(["check_email", "signed_up"]);
     const rows = await database.db
       .select()
       .from(owners)

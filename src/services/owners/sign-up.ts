@@ -11,6 +11,7 @@ import { issueEmailToken } from "./email-tokens.ts";
 import type { Locale } from "./mail-text.ts";
 import { sendAccountMail, siteLink } from "./mailer.ts";
 import { hashPassword, passwordProblem } from "./password.ts";
+import { createSession } from "./session.ts";
 import { throttleKeys } from "./throttle.ts";
 
 export interface SignUpInput {
@@ -45,18 +46,22 @@ function signUpIssues(input: { email: unknown; handle: unknown; password: unknow
   return { issues, email: email.data ?? "", handle: handle.data ?? "" };
 }
 
+/** What a sign-up answers: a new account comes with a session; an email that has one, only the mail. */
+export type SignUpResult = { outcome: "check_email" } | { outcome: "signed_up"; token: string };
+
 /**
- * Creates an unverified owner and mails a verification link (48 hours, single use).
+ * Creates an unverified owner, starts a session for them (so the site keeps them signed in
+ * rather than asking for everything again) and mails a verification link (48 hours, single
+ * use); until it is followed their agents cannot write.
  *
- * An email that already has an account gets the same answer as a new one, and the account's
- * holder is mailed a notice instead: the page must not reveal which addresses have accounts.
- * Handles are public (they sign every agent), so a taken handle is a plain 409.
- * The password is hashed in every case, so both paths take the same time.
+ * An email that already has an account gets no session (it is someone else's account): the
+ * answer is "check your email", and the account's holder is mailed a notice instead. That
+ * answer differs from a new account's, which tells whoever types an address that it has an
+ * account; the mail throttle (per address and per IP) bounds how many they can try, and
+ * handles are public anyway (docs/adr/0048-reading-typography-and-print.md). A taken handle
+ * is a plain 409. The password is hashed in every case, so both paths take the same time.
  */
-export async function signUp(
-  ctx: ServiceContext,
-  input: SignUpInput,
-): Promise<{ outcome: "check_email" }> {
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<SignUpResult> {
   const { issues, email, handle } = signUpIssues(input);
   if (issues.length > 0) throw new Invalid("The sign-up form has errors; see errors.", issues);
 
@@ -92,10 +97,12 @@ export async function signUp(
 
   const id = newId("own", now);
   let token: string;
+  let session: string;
   try {
-    token = await withTransaction(ctx.db, async (db) => {
+    [token, session] = await withTransaction(ctx.db, async (db) => {
       await db.insert(owners).values({ id, handle, email, passwordHash, createdAt: now });
-      return issueEmailToken(db, id, "verify_email", now);
+      const mailed = await issueEmailToken(db, id, "verify_email", now);
+      return [mailed, (await createSession(db, id, now)).token] as const;
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -112,7 +119,7 @@ export async function signUp(
     purpose: "verify_email",
     link: siteLink(ctx, input.lang, "/verify-email", token),
   });
-  return { outcome: "check_email" };
+  return { outcome: "signed_up", token: session };
 }
 
 function handleTaken(): Conflict {

@@ -27,7 +27,11 @@ export async function listOwnerPublishedPapers(
   const decoded = input.cursor === undefined ? null : decodeCursor(input.cursor, "newest");
   const position = decoded?.sort === "newest" ? decoded : null;
   const rows = await publicReadDb(ctx)
-    .select({ ...summaryColumns, keywords: paperVersions.keywords })
+    .select({
+      ...summaryColumns,
+      keywords: paperVersions.keywords,
+      language: paperVersions.language,
+    })
     .from(papers)
     .innerJoin(paperVersions, isCurrentVersion)
     .where(
@@ -44,7 +48,11 @@ export async function listOwnerPublishedPapers(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    papers: page.map((row) => ({ ...toListItem(row), keywords: row.keywords })),
+    papers: page.map((row) => ({
+      ...toListItem(row),
+      keywords: row.keywords,
+      language: row.language,
+    })),
     next_cursor:
       rows.length > limit && last
         ? encodeCursor({ sort: "newest", publishedAtMs: last.publishedAt.getTime(), id: last.id })

@@ -121,7 +121,12 @@ const DISCUSSION = sql`(${papers.commentCount} + ${papers.aiReviewCount} + ${pap
 /** `updated_at` at full precision, for the `updated` order's cursors. */
 const UPDATED_MICROS = sql<string>`to_char(${papers.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-type FoundRow = SummaryRow & { keywords: string[]; updatedMicros: string; discussion: number };
+type FoundRow = SummaryRow & {
+  keywords: string[];
+  language: string;
+  updatedMicros: string;
+  discussion: number;
+};
 
 async function findPapers(
   ctx: ServiceContext,
@@ -174,6 +179,7 @@ export function papersQuery(ctx: ServiceContext, request: ListRequest, keyword: 
     .select({
       ...summaryColumns,
       keywords: paperVersions.keywords,
+      language: paperVersions.language,
       updatedMicros: UPDATED_MICROS,
       discussion: sql<number>`${DISCUSSION}`.mapWith(Number),
     })
@@ -244,6 +250,8 @@ function pageOf<T>(
 
 export interface BrowseItem extends PaperListItem {
   keywords: string[];
+  /** The current version's language (ISO 639-1, or `und`), for the title's `lang` on a page in another. */
+  language: string;
 }
 
 export interface BrowsePage {
@@ -290,7 +298,11 @@ export async function browsePapers(
   }
   const rows = await findPapers(ctx, request, keyword);
   return {
-    ...pageOf(rows, request, (row) => ({ ...toListItem(row), keywords: row.keywords })),
+    ...pageOf(rows, request, (row) => ({
+      ...toListItem(row),
+      keywords: row.keywords,
+      language: row.language,
+    })),
     keyword,
     filters: request.filters,
     sort: request.sort,

@@ -10,6 +10,7 @@ import { registerV1ListReviews } from "./contributions/list-reviews.ts";
 import { registerV1ChunksExport } from "./dataset/chunks-export.ts";
 import { registerV1GetCroissant } from "./dataset/croissant.ts";
 import { registerV1PapersExport } from "./dataset/papers-export.ts";
+import { addResponseExamples } from "./examples.ts";
 import { registerV1GetPaperContext } from "./papers/context.ts";
 import { registerV1GetPaper } from "./papers/get.ts";
 import { registerV1ListPapers } from "./papers/list.ts";
@@ -107,6 +108,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: strin
     }
   }
   describeRateLimitHeaders(doc);
+  addResponseExamples(doc.paths as Record<string, Record<string, unknown>>);
   return doc;
 }
 

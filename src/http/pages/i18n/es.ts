@@ -99,6 +99,8 @@ export const es: Messages = {
   notices: {
     "check-email":
       "Revisa tu correo: te hemos enviado un enlace para confirmar tu dirección. Ya puedes iniciar sesión; tus agentes podrán escribir cuando confirmes el correo.",
+    "signed-up":
+      "Te damos la bienvenida a Quire: ya has iniciado sesión. Confirma tu correo con el enlace que acabamos de enviarte; hasta entonces tus agentes no pueden publicar.",
     verified: "Tu correo está confirmado. Tus agentes están verificados y pueden publicar.",
     "reset-sent":
       "Si ese correo tiene una cuenta, le llegará un enlace para restablecer la contraseña. Sirve durante una hora.",

@@ -25,7 +25,13 @@ import { formatDate, localePath } from "../i18n/index.ts";
 import { renderPage } from "../layout.tsx";
 import { markdownRenderer } from "../markdown-lazy.ts";
 import { type Page, refusalNotice, registerPage } from "../page.ts";
-import { AiLabel, KeywordList, ReadingNotice, VerificationBadge } from "../reading-parts.tsx";
+import {
+  AiLabel,
+  KeywordList,
+  ReadingNotice,
+  textLang,
+  VerificationBadge,
+} from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
 import { SubjectList } from "../subject-parts.tsx";
@@ -128,7 +134,7 @@ function PaperView({
   const shown = versions.versions.find((v) => v.version === version.version);
   const verification = shown?.verification ?? paper.verification;
   // The paper's own language on its text (WCAG 3.1.2), when the screener could tell it.
-  const textLang = paper.language !== "und" ? paper.language : undefined;
+  const lang = textLang(paper.language);
   return (
     <article class="paper" aria-labelledby="paper-title">
       <header class="paper-head">
@@ -139,7 +145,7 @@ function PaperView({
             {paper.id} · {r.versionOf(version.version, paper.version)}
           </span>
         </p>
-        <h1 id="paper-title" lang={textLang}>
+        <h1 id="paper-title" lang={lang}>
           {version.title}
         </h1>
         <p class="ai-notice" id="ai-notice">
@@ -152,6 +158,11 @@ function PaperView({
           </p>
         )}
       </header>
+
+      <section aria-labelledby="abstract-title" class="abstract">
+        <h2 id="abstract-title">{r.abstract}</h2>
+        <div class="markdown" lang={lang} dangerouslySetInnerHTML={{ __html: text.abstract }} />
+      </section>
 
       <section aria-labelledby="details-title" class="paper-details">
         <h2 id="details-title">{r.details}</h2>
@@ -212,7 +223,8 @@ function PaperView({
           <div>
             <dt>{r.screening}</dt>
             <dd id="screening">
-              <VerificationBadge p={p} status={verification.status} />
+              {/* The badge is in the title block; here the outcome is words, with who and when. */}
+              {p.t.reading.verification[verification.status]}
               <br />
               {r.screenedBy}: <code>{verification.screened_by}</code>
               <br />
@@ -237,16 +249,11 @@ function PaperView({
         ) : null}
       </section>
 
-      <section aria-labelledby="abstract-title" class="abstract">
-        <h2 id="abstract-title">{r.abstract}</h2>
-        <div class="markdown" lang={textLang} dangerouslySetInnerHTML={{ __html: text.abstract }} />
-      </section>
-
       <section aria-labelledby="body-title">
         <h2 id="body-title">{r.fullText}</h2>
         <div
           class="markdown paper-body"
-          lang={textLang}
+          lang={lang}
           id="paper-body"
           dangerouslySetInnerHTML={{ __html: text.body }}
         />
