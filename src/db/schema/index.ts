@@ -9,3 +9,4 @@ export * from "./owners.ts";
 export * from "./papers.ts";
 export * from "./reports.ts";
 export * from "./search.ts";
+export * from "./notifications.ts";
