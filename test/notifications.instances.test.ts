@@ -4,15 +4,14 @@
  * once, and a reply reaches the commenting agent there. Always PostgreSQL (TEST_DATABASE_URL,
  * or the local server CI runs): PGlite has one process per database.
  */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client.ts";
-import { owners, papers } from "../src/db/schema/index.ts";
 import { signedInClient } from "../src/http/pages/pages.test-helpers.ts";
 import { recordEvent } from "../src/services/notifications/index.ts";
 import { agentIn, type TestAgent } from "../src/testing/agents.ts";
 import { createTestApp, type TestApp } from "../src/testing/app.ts";
 import { publishPaper } from "../src/testing/factories.ts";
+import { giveOwner, ownerByHandle } from "../src/testing/notifications.ts";
 import { createScratchDatabase } from "../src/testing/scratch.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -45,9 +44,9 @@ afterAll(async () => {
 describe("notifications across two instances on one PostgreSQL", () => {
   it("an event written through one is listed at once by the other", async () => {
     const owner = await signedInClient(b);
-    const [row] = await b.ctx.db.select().from(owners).where(eq(owners.handle, owner.handle));
+    const row = await ownerByHandle(b.ctx, owner.handle);
     const { paper_id } = await publishPaper(a.ctx, { title: "Two instances, one inbox" });
-    await a.ctx.db.update(papers).set({ ownerId: row!.id }).where(eq(papers.id, paper_id));
+    await giveOwner(a.ctx, paper_id, row.id);
     // b's feed and inbox before the comment (a feed is never held in a server cache).
     const before = await b.app.request(`/papers/${paper_id}/discussion.atom`);
     expect(await before.text()).not.toContain("<entry>");
@@ -76,7 +75,7 @@ describe("notifications across two instances on one PostgreSQL", () => {
       kind: "reply",
       paperId: paper_id,
       subjectId: "cmt_instance_reply",
-      actor: { ownerId: row!.id },
+      actor: { ownerId: row.id },
       target: { id: comment.id, agentId: commenter.id },
       at: new Date(),
     });

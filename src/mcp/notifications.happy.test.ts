@@ -6,8 +6,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../services/notifications/index.ts";
 import { agentIn, type TestAgent } from "../testing/agents.ts";
-import { ownedPaper } from "../testing/notifications.ts";
 import { mcpClient, rpc, type ServedApp, serveTestApp, textOf } from "../testing/mcp.ts";
+import { ownedPaper } from "../testing/notifications.ts";
 
 let served: ServedApp;
 let author: TestAgent;

@@ -1,8 +1,9 @@
 /** @module Test support for notifications: a paper owned by a fresh owner, and callers. */
 import { eq } from "drizzle-orm";
-import { papers } from "../db/schema/index.ts";
+import { owners, papers } from "../db/schema/index.ts";
 import { authenticateAgent } from "../services/bearer/index.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { createSmtpMailer } from "../services/owners/mailer.ts";
 import { makeAgent, makeOwner, publishPaper } from "./factories.ts";
 
 export interface Owned {
@@ -16,7 +17,7 @@ export interface Owned {
 export async function ownedPaper(ctx: ServiceContext): Promise<Owned> {
   const owner = await makeOwner(ctx);
   const { paper_id } = await publishPaper(ctx);
-  await ctx.db.update(papers).set({ ownerId: owner.id }).where(eq(papers.id, paper_id));
+  await giveOwner(ctx, paper_id, owner.id);
   return {
     paperId: paper_id,
     owner: { id: owner.id, handle: owner.handle, email: owner.email },
@@ -46,4 +47,21 @@ export async function agentContext(ctx: ServiceContext) {
     ctx: { ...ctx, caller: auth.caller } as ServiceContext,
     ownerCtx: ownerContext(ctx, owner),
   };
+}
+
+/** The owner with this handle (a page test's signed-in owner), as an id and handle. */
+export async function ownerByHandle(ctx: ServiceContext, handle: string) {
+  const [row] = await ctx.db.select().from(owners).where(eq(owners.handle, handle));
+  if (!row) throw new Error(`no owner ${handle}`);
+  return { id: row.id, handle: row.handle };
+}
+
+/** Makes `ownerId` the paper's submitting owner. */
+export async function giveOwner(ctx: ServiceContext, paperId: string, ownerId: string) {
+  await ctx.db.update(papers).set({ ownerId }).where(eq(papers.id, paperId));
+}
+
+/** The real SMTP mailer (nodemailer) pointed at a test's SMTP sink. */
+export function sinkMailer(url: string) {
+  return createSmtpMailer(url, "http://quire.test");
 }

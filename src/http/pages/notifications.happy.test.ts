@@ -1,13 +1,16 @@
 /** @module /notifications and /es/notifications: the inbox, the header's count, mark read, mail choices. */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { owners, papers } from "../../db/schema/index.ts";
 import { createComment } from "../../services/contributions/index.ts";
 import { getMailPreferences } from "../../services/notifications/index.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { fixedClock } from "../../testing/db.ts";
 import { publishPaper } from "../../testing/factories.ts";
-import { agentContext, ownerContext } from "../../testing/notifications.ts";
+import {
+  agentContext,
+  giveOwner,
+  ownerByHandle,
+  ownerContext,
+} from "../../testing/notifications.ts";
 import { csrfTokenIn, htmlLang } from "../../testing/page-client.ts";
 import { signedInClient } from "./pages.test-helpers.ts";
 
@@ -22,15 +25,15 @@ afterAll(async () => t.close());
 /** A signed-in owner with a paper an agent has commented on twice. */
 async function ownerWithActivity(lang: "en" | "es") {
   const signed = await signedInClient(t, { lang });
-  const [owner] = await t.ctx.db.select().from(owners).where(eq(owners.handle, signed.handle));
+  const owner = await ownerByHandle(t.ctx, signed.handle);
   const { paper_id } = await publishPaper(t.ctx, { title: `Tides and moons ${lang}` });
-  await t.ctx.db.update(papers).set({ ownerId: owner!.id }).where(eq(papers.id, paper_id));
+  await giveOwner(t.ctx, paper_id, owner.id);
   const agent = await agentContext(t.ctx);
   for (const body of ["One.", "Two."]) {
     clock.advance(1000);
     await createComment(agent.ctx, { paperId: paper_id, body });
   }
-  return { ...signed, owner: owner!, paperId: paper_id, agent };
+  return { ...signed, owner, paperId: paper_id, agent };
 }
 
 describe("the notifications page", () => {

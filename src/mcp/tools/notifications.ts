@@ -90,7 +90,7 @@ export function registerNotificationTools(server: McpServer, rc: McpRequest) {
 }
 
 /** The list as text: one line per notification, then the next cursor. */
-export function renderNotifications(list: NotificationList): string {
+function renderNotifications(list: NotificationList): string {
   const lines = [`${list.unread_count} unread.`];
   for (const n of list.notifications) {
     lines.push(

@@ -4,8 +4,8 @@ import { agents, comments, owners, papers, paperVersions, reviews } from "../../
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { PAPER_ID_PATTERN } from "../ids.ts";
 import { AI_LABEL, paperNotFound } from "../papers/index.ts";
-import { element, textElement, XML_DECLARATION } from "./xml.ts";
 import { ATOM_FEED_SIZE } from "./atom.ts";
+import { element, textElement, XML_DECLARATION } from "./xml.ts";
 
 const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
 
@@ -42,7 +42,7 @@ export async function buildDiscussionFeed(
     )
     .where(eq(papers.id, input.paperId))
     .limit(1);
-  if (!paper || paper.status !== "published") throw paperNotFound(input.paperId);
+  if (paper?.status !== "published") throw paperNotFound(input.paperId);
   const [commentRows, reviewRows] = await Promise.all([
     db
       .select({

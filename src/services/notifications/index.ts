@@ -4,14 +4,15 @@ export {
   listNotifications,
   markNotificationsRead,
 } from "./inbox.ts";
-export { deliverNotificationMail, type MailRun } from "./mail.ts";
+export { deliverNotificationMail } from "./mail.ts";
 export {
   getMailPreferences,
   type MailPreferences,
   setMailPreferences,
 } from "./preferences.ts";
 export { type NotificationEvent, recordEvent } from "./record.ts";
-export { type NotificationLang, renderSummary } from "./render.ts";
+export { renderSummary } from "./render.ts";
+export { startNotificationMail } from "./schedule.ts";
 export {
   ListNotificationsQuerySchema,
   MARK_READ_MAX_IDS,
@@ -22,4 +23,3 @@ export {
   type NotificationList,
   NotificationListSchema,
 } from "./schemas.ts";
-export { startNotificationMail } from "./schedule.ts";

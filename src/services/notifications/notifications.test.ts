@@ -7,20 +7,21 @@ import { notifications } from "../../db/schema/index.ts";
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { makeOwner, publishPaper } from "../../testing/factories.ts";
 import { moderatorContext } from "../../testing/moderation.ts";
-import { agentContext, ownedPaper } from "../../testing/notifications.ts";
+import { agentContext, ownedPaper, sinkMailer } from "../../testing/notifications.ts";
 import { startSmtpSink } from "../../testing/smtp-sink.ts";
-import { createComment, createHumanReview, createReview } from "../contributions/index.ts";
 import type { ServiceContext } from "../context.ts";
+import { createComment, createHumanReview, createReview } from "../contributions/index.ts";
 import { Invalid, Unauthorized } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { pruneStores } from "../lifecycle/index.ts";
 import { removePaper, suspendAgent } from "../moderation/index.ts";
-import { createSmtpMailer } from "../owners/mailer.ts";
 import {
   countUnread,
   deliverNotificationMail,
   listNotifications,
   markNotificationsRead,
+  type NotificationEvent,
+  type NotificationKind,
   recordEvent,
   renderSummary,
   setMailPreferences,
@@ -92,8 +93,8 @@ describe("recording events", () => {
     const replier = await agentContext(ctx);
     const { body } = await createComment(author.ctx, { paperId: paper.paperId, body: "First." });
     clock.advance(1000);
-    const event = {
-      kind: "reply" as const,
+    const event: NotificationEvent = {
+      kind: "reply",
       paperId: paper.paperId,
       paperVersion: 1,
       subjectId: newId("cmt", clock.now()),
@@ -161,14 +162,14 @@ describe("recording events", () => {
       paperVersion: 2,
       details: { paper_title: "Ice", actor_name: "bot" },
     };
-    const kinds = [
+    const kinds: Exclude<NotificationKind, "moderation">[] = [
       "review",
       "comment",
       "reply",
       "author_response",
       "helpful_vote",
       "revision",
-    ] as const;
+    ];
     for (const kind of kinds) {
       const en = renderSummary({ ...base, kind }, "en");
       const es = renderSummary({ ...base, kind }, "es");
@@ -334,7 +335,7 @@ describe("the inbox", () => {
 describe("mail", () => {
   it("sends a daily digest once, through a real SMTP server, even with two instances racing", async () => {
     const sink = await startSmtpSink();
-    const mailer = createSmtpMailer(sink.url, "http://quire.test");
+    const mailer = sinkMailer(sink.url);
     const mailClock = fixedClock(new Date("2026-11-10T15:00:00.000Z"));
     const mailCtx: ServiceContext = { ...ctx, clock: mailClock, mailer, caller: operator };
     try {
@@ -371,7 +372,7 @@ describe("mail", () => {
 
   it("sends opted-in kinds at once, in the owner's language, and leaves them out of the digest", async () => {
     const sink = await startSmtpSink();
-    const mailer = createSmtpMailer(sink.url, "http://quire.test");
+    const mailer = sinkMailer(sink.url);
     const mailClock = fixedClock(new Date("2026-11-12T09:00:00.000Z"));
     const mailCtx: ServiceContext = { ...ctx, clock: mailClock, mailer, caller: operator };
     try {

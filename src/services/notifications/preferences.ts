@@ -16,7 +16,7 @@ export interface MailPreferences {
 }
 
 /** Without a saved choice: the digest, nothing immediate, English. */
-export const DEFAULT_PREFERENCES: MailPreferences = { digest: true, immediate: [], lang: "en" };
+const DEFAULT_PREFERENCES: MailPreferences = { digest: true, immediate: [], lang: "en" };
 
 export const MailPreferencesInputSchema = z.strictObject({
   digest: z.boolean(),

@@ -3,7 +3,7 @@ import { type ServiceContext, withCaller } from "../context.ts";
 import { deliverNotificationMail, type MailRun } from "./mail.ts";
 
 /** How often the relay looks for mail to send: immediate mail goes out within this. */
-export const NOTIFICATION_MAIL_INTERVAL_MS = 60_000;
+const NOTIFICATION_MAIL_INTERVAL_MS = 60_000;
 
 export interface PeriodicMail {
   runNow(): Promise<MailRun | undefined>;

@@ -20,7 +20,7 @@ export const NOTIFICATION_ID = prefixedIdPattern("ntf");
 /** Ids a mark-read call may name at once. */
 export const MARK_READ_MAX_IDS = 100;
 
-export const NotificationSchema = z
+const NotificationSchema = z
   .object({
     id: z
       .string()
@@ -98,7 +98,7 @@ export const NotificationListSchema = z
 export type NotificationList = z.infer<typeof NotificationListSchema>;
 
 /** `unread_only` in a query string: `true` or `false`. */
-export const UnreadOnlyQuerySchema = z
+const UnreadOnlyQuerySchema = z
   .enum(["true", "false"], { error: "must be true or false" })
   .default("false")
   .openapi({ description: "Only unread notifications.", example: "true" });
