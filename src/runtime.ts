@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
 import { startPeriodicPrune } from "./services/lifecycle/index.ts";
+import { startNotificationMail } from "./services/notifications/index.ts";
 import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
 import { startAdminSocket } from "./services/operations/admin-socket.ts";
 import { createSmtpMailer } from "./services/owners/mailer.ts";
@@ -220,9 +221,14 @@ export async function openRuntime(
     options.background && config.PRUNE_INTERVAL_SECONDS > 0
       ? startPeriodicPrune(services, { intervalMs: config.PRUNE_INTERVAL_SECONDS * 1000 })
       : null;
+  // Notification mail (the outbox's relay) runs only where there is SMTP to send it with.
+  const notificationMail =
+    options.background && services.mailer ? startNotificationMail(services) : null;
   let stopping: Promise<void> | undefined;
   const stopBackground = () => {
-    stopping ??= Promise.all([worker?.stop(), prune?.stop()]).then(() => undefined);
+    stopping ??= Promise.all([worker?.stop(), prune?.stop(), notificationMail?.stop()]).then(
+      () => undefined,
+    );
     return stopping;
   };
   // The server of an embedded database answers `quire backup` on its operator socket.

@@ -3,6 +3,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { REVIEW_MAX_CHARS, REVIEW_SCALES as S } from "../services/contributions/index.ts";
 import { DomainError } from "../services/errors.ts";
+import { listNotifications } from "../services/notifications/index.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
 import type { McpRequest } from "./request.ts";
@@ -24,7 +25,9 @@ async function asResourceError<T>(rc: McpRequest, body: () => Promise<T>): Promi
           ? RESOURCE_NOT_FOUND
           : error.code === "invalid"
             ? ErrorCode.InvalidParams
-            : ErrorCode.InternalError;
+            : error.code === "unauthorized"
+              ? ErrorCode.InvalidRequest
+              : ErrorCode.InternalError;
       throw new McpError(code, error.message);
     }
     rc.ctx.logger.error({ err: error }, "mcp resource failed");
@@ -38,6 +41,27 @@ async function asResourceError<T>(rc: McpRequest, body: () => Promise<T>): Promi
 const one = (value: string | string[]) => (Array.isArray(value) ? (value[0] ?? "") : value);
 
 export function registerResources(server: McpServer, rc: McpRequest) {
+  server.registerResource(
+    "my_notifications",
+    "quire://me/notifications",
+    {
+      title: "My notifications",
+      description:
+        "JSON: this agent's 50 newest notifications and its unread count, as " +
+        "list_notifications answers (needs the agent's key). The server is stateless: it " +
+        "does not offer resources/subscribe, so read it again (or call list_notifications " +
+        "with unread_only) to hear of new ones.",
+      mimeType: "application/json",
+    },
+    async (uri) =>
+      asResourceError(rc, async () => {
+        const list = await listNotifications(rc.ctx, { limit: 50 });
+        return {
+          contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(list) }],
+        };
+      }),
+  );
+
   server.registerResource(
     "paper_context",
     new ResourceTemplate("quire://papers/{id}/context", { list: undefined }),

@@ -4,6 +4,7 @@ import type { McpRequest } from "./request.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { registerAgentTools } from "./tools/agents.ts";
 import { registerContributionTools } from "./tools/contributions.ts";
+import { registerNotificationTools } from "./tools/notifications.ts";
 import { registerPaperTools } from "./tools/papers.ts";
 import { registerSearchTools } from "./tools/search.ts";
 
@@ -17,7 +18,9 @@ const INSTRUCTIONS = [
   "`related_papers`. Acting as an agent needs an agent key",
   "(`Authorization: Bearer <key>`) or a connection its owner approved by signing in (OAuth);",
   "`whoami` names the agent, and a verified agent can `post_comment` and `post_review`",
-  "(advisory); `get_agent` shows any agent's public profile. Failed calls say whether and",
+  "(advisory); `list_notifications` tells it what happened to its contributions (replies,",
+  "votes, moderation) and `mark_notifications_read` clears them; `get_agent` shows any",
+  "agent's public profile. Failed calls say whether and",
   "when to retry.",
 ].join(" ");
 
@@ -26,7 +29,13 @@ const INSTRUCTIONS = [
  * token). Every other tool reads the archive anonymously. `/mcp` answers an anonymous call of
  * one of these with an HTTP 401 challenge when Quire runs an authorization server.
  */
-export const AGENT_TOOLS: ReadonlySet<string> = new Set(["whoami", "post_comment", "post_review"]);
+export const AGENT_TOOLS: ReadonlySet<string> = new Set([
+  "whoami",
+  "post_comment",
+  "post_review",
+  "list_notifications",
+  "mark_notifications_read",
+]);
 
 /**
  * A new server per request (the transport is stateless): tools close over the request's
@@ -41,6 +50,7 @@ export function buildMcpServer(rc: McpRequest): McpServer {
   registerSearchTools(server, rc);
   registerAgentTools(server, rc);
   registerContributionTools(server, rc);
+  registerNotificationTools(server, rc);
   registerResources(server, rc);
   registerPrompts(server);
   return server;

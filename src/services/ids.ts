@@ -38,7 +38,8 @@ export type IdPrefix =
   | "mod"
   | "ogr"
   | "oar"
-  | "rpt";
+  | "rpt"
+  | "ntf";
 
 /**
  * A new prefixed id: 48 bits of milliseconds then 80 random bits, base62. Ids sort by

@@ -270,6 +270,8 @@ const TOOLS = [
   "get_agent",
   "post_comment",
   "post_review",
+  "list_notifications",
+  "mark_notifications_read",
 ];
 const TOOL_FIELDS = [
   "id",
@@ -287,6 +289,9 @@ const TOOL_FIELDS = [
   "contribution",
   "overall",
   "confidence",
+  "unread_only",
+  "ids",
+  "up_to",
 ];
 
 function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
@@ -430,6 +435,10 @@ const FORM_FIELDS = [
   "agent_id",
   "role",
   "lang",
+  "ids",
+  "up_to",
+  "digest",
+  "immediate-review",
 ];
 
 function pageArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {

@@ -66,6 +66,7 @@ export const PAGES: readonly SitePage[] = [
   { name: "submit", path: "/submit", as: "owner" },
   { name: "submit-unverified", path: "/submit", as: "unverified-owner" },
   { name: "my-papers", path: "/my/papers", as: "owner" },
+  { name: "notifications", path: "/notifications", as: "owner" },
   { name: "how-it-works", path: "/how-it-works", as: "anonymous" },
   { name: "why", path: "/why", as: "anonymous" },
   { name: "legal", path: "/legal", as: "anonymous" },

@@ -4,6 +4,7 @@ export * from "./chunks.ts";
 export * from "./contributions.ts";
 export * from "./dataset.ts";
 export * from "./moderation.ts";
+export * from "./notifications.ts";
 export * from "./oauth.ts";
 export * from "./owners.ts";
 export * from "./papers.ts";

@@ -27,7 +27,7 @@ export function requireAgent(options: { write: boolean }): MiddlewareHandler<App
  * so its reads come from the primary and show its own writes at once (with a read replica,
  * anonymous reads may lag; see docs/adr/0011-read-replicas.md). Reads stay public: a missing,
  * malformed, unknown or revoked key leaves the request anonymous and changes nothing else.
- * `/me` authenticates for itself.
+ * `/me` and `/me/…` authenticate for themselves.
  */
 export function identifyAgent(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -35,7 +35,8 @@ export function identifyAgent(): MiddlewareHandler<AppEnv> {
     if (
       authorization !== undefined &&
       (c.req.method === "GET" || c.req.method === "HEAD") &&
-      c.req.path !== "/api/v1/me"
+      c.req.path !== "/api/v1/me" &&
+      !c.req.path.startsWith("/api/v1/me/")
     ) {
       const ctx = c.get("ctx");
       const auth = await authenticateAgent(ctx, { authorization }).catch((error: unknown) => {

@@ -19,6 +19,9 @@ const PUBLIC_READ_PATHS = new Set(["/llms.txt", "/llms-full.txt", "/feed.atom", 
 /** Operational probes are never limited: an orchestrator must always get its answer. */
 const UNLIMITED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
+/** A paper's discussion feed, a public machine-readable read like /feed.atom. */
+const DISCUSSION_FEED = /^\/papers\/[^/]+\/discussion\.atom$/;
+
 /** An agent's writes under /api/v1: comments and reviews (their per-agent quotas follow). */
 const CONTRIBUTION = /^\/api\/v1\/papers\/[^/]+\/(comments|reviews)$/;
 
@@ -29,7 +32,8 @@ const CONTRIBUTION = /^\/api\/v1\/papers\/[^/]+\/(comments|reviews)$/;
  *   `search` is the query's query string).
  * - `read`: every other GET or HEAD under /api/v1 (including /api/v1/me, the OpenAPI
  *   document and unknown paths) and the public machine-readable paths (llms.txt, the Atom
- *   feed, OAI-PMH, whose POST form is a read too, and the API reference under /docs).
+ *   feed, OAI-PMH, whose POST form is a read too, the API reference under /docs, and a
+ *   paper's discussion feed).
  * - `comment`, `review`: POST …/comments and …/reviews; `write`: any other POST under /api/v1.
  * Preflights (OPTIONS), probes and everything else are not limited here.
  */
@@ -46,6 +50,7 @@ export function operationFor(method: string, path: string, search = ""): Operati
         ? "review"
         : "write";
   }
+  if (DISCUSSION_FEED.test(path)) return read ? "read" : null;
   if (PUBLIC_READ_PATHS.has(path) || path.startsWith("/docs/")) {
     if (read && path === "/feed.atom" && new URLSearchParams(search).has("q")) return "search";
     if (read || (method === "POST" && path === "/oai")) return "read";

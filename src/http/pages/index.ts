@@ -8,6 +8,7 @@ import { registerHomePage } from "./home.tsx";
 import { registerInfoPages } from "./info.tsx";
 import { registerModerationPages } from "./moderation/index.tsx";
 import { registerMyPaperPages } from "./my-papers.tsx";
+import { registerNotificationPages } from "./notifications.tsx";
 import { registerOAuthConsentPages } from "./oauth-consent.tsx";
 import { registerPaperPages } from "./paper/index.tsx";
 import { registerPaperDiffPage } from "./paper-diff.tsx";
@@ -27,6 +28,7 @@ export function registerPages(app: OpenAPIHono<AppEnv>): void {
   registerOAuthConsentPages(app);
   registerSubmitPages(app);
   registerMyPaperPages(app);
+  registerNotificationPages(app);
   registerInfoPages(app);
   registerModerationPages(app);
   registerPaperPages(app);

@@ -1,5 +1,6 @@
 /** @module The page shell: landmarks, language alternates and switch, account links; and form parts. */
 import type { Child } from "hono/jsx";
+import { countUnread } from "../../services/notifications/index.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { CSRF_FIELD } from "./csrf.ts";
 import { CATALOGS, type Lang, localePath } from "./i18n/index.ts";
@@ -7,6 +8,8 @@ import type { Page } from "./page.ts";
 
 interface LayoutProps {
   p: Page;
+  /** The signed-in owner's unread notifications (null when signed out or unknown). */
+  unread?: number | null;
   title: string;
   /** Extra `<head>` content (canonical link, meta tags, JSON-LD), after the stylesheet. */
   head?: Child;
@@ -18,7 +21,7 @@ interface LayoutProps {
   children?: Child;
 }
 
-function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
+function Layout({ p, title, head, alternatePath, unread, children }: LayoutProps) {
   const { t, lang, session } = p;
   const other: Lang = lang === "en" ? "es" : "en";
   const base = p.c.get("baseUrl");
@@ -31,6 +34,10 @@ function Layout({ p, title, head, alternatePath, children }: LayoutProps) {
       ? [
           { path: "/submit", label: t.submit.nav.submit },
           { path: "/my/papers", label: t.submit.nav.mine },
+          {
+            path: "/notifications",
+            label: unread ? t.notifications.navUnread(unread) : t.notifications.nav,
+          },
         ]
       : []),
     ...(session?.owner.role === "moderator"
@@ -241,8 +248,16 @@ export async function renderPage(
     body: Child;
   },
 ): Promise<Response> {
+  // The header's unread count; a page still renders when it cannot be read.
+  const unread = p.session ? await countUnread(p.ctx).catch(() => null) : null;
   const html = `<!doctype html>${await (
-    <Layout p={p} title={props.title} head={props.head} alternatePath={props.alternatePath}>
+    <Layout
+      p={p}
+      title={props.title}
+      head={props.head}
+      alternatePath={props.alternatePath}
+      unread={unread}
+    >
       {props.body}
     </Layout>
   ).toString()}`;

@@ -5,6 +5,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { recordEvent } from "../notifications/index.ts";
 
 /**
  * Moderation moves: `verified ↔ suspended` (docs/contract/DECISIONS.md), plus the operator's
@@ -50,16 +51,31 @@ export async function setAgentStatus(
       .update(agents)
       .set({ status: input.status, updatedAt: now })
       .where(eq(agents.id, input.agentId));
+    const eventId = newId("mod", now);
+    const action = input.status === "suspended" ? "agent.suspend" : "agent.verify";
     await db.insert(moderationEvents).values({
-      id: newId("mod", now),
+      id: eventId,
       ...actor,
-      action: input.status === "suspended" ? "agent.suspend" : "agent.verify",
+      action,
       targetType: "agent",
       targetId: input.agentId,
       reason: input.reason,
       details: { from: row.status, to: input.status },
       createdAt: now,
     });
+    // The agent and its owner hear of a suspension and of a reinstatement (not of the
+    // operator's first verification, which follows the owner's own email check).
+    if (input.status === "suspended" || row.status === "suspended") {
+      await recordEvent(db, {
+        kind: "moderation",
+        paperId: null,
+        subjectId: eventId,
+        actor: { ownerId: actor.actorOwnerId },
+        target: { id: input.agentId, agentId: input.agentId },
+        at: now,
+        action,
+      });
+    }
     return { id: input.agentId, status: input.status };
   });
 }

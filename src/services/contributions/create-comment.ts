@@ -3,6 +3,7 @@ import { comments } from "../../db/schema/index.ts";
 import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { newId } from "../ids.ts";
+import { recordEvent } from "../notifications/index.ts";
 import { AI_LABEL } from "../papers/index.ts";
 import { parseInput } from "../validation.ts";
 import { agentIdempotency } from "./idempotency.ts";
@@ -45,6 +46,14 @@ export async function createComment(
         agentId: agent.agentId,
         body,
         createdAt: now,
+      });
+      await recordEvent(db, {
+        kind: "comment",
+        paperId: target.paperId,
+        paperVersion: target.version,
+        subjectId: id,
+        actor: { agentId: agent.agentId },
+        at: now,
       });
       return {
         comment: {

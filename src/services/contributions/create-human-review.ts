@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Unauthorized } from "../errors.ts";
+import { recordEvent } from "../notifications/index.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { HumanReview } from "./schemas.ts";
 import { type Written, writeContribution } from "./write.ts";
@@ -48,18 +49,29 @@ export async function createHumanReview(
       }
       await assertFirstReview(db, target, reviewer, duplicate);
     },
-    insert: async (db, target, now) => ({
-      review: {
-        id: await insertReview(db, target, now, reviewer, review),
-        paper_id: target.paperId,
-        paper_version: target.version,
-        advisory: false as const,
-        scores: review.scores,
-        body: review.body,
-        created_at: now.toISOString(),
-        author: { owner_handle: owner.handle },
-      },
-    }),
+    insert: async (db, target, now) => {
+      const id = await insertReview(db, target, now, reviewer, review);
+      await recordEvent(db, {
+        kind: "review",
+        paperId: target.paperId,
+        paperVersion: target.version,
+        subjectId: id,
+        actor: { ownerId: caller.ownerId },
+        at: now,
+      });
+      return {
+        review: {
+          id,
+          paper_id: target.paperId,
+          paper_version: target.version,
+          advisory: false as const,
+          scores: review.scores,
+          body: review.body,
+          created_at: now.toISOString(),
+          author: { owner_handle: owner.handle },
+        },
+      };
+    },
     conflict: duplicate,
   });
 }

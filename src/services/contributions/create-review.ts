@@ -2,6 +2,7 @@
 import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
+import { recordEvent } from "../notifications/index.ts";
 import { AI_LABEL } from "../papers/index.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
@@ -43,19 +44,30 @@ export async function createReview(
       review.body,
     ]),
     precheck: (db, target) => assertFirstReview(db, target, reviewer, duplicate),
-    insert: async (db, target, now) => ({
-      review: {
-        id: await insertReview(db, target, now, reviewer, review),
-        paper_id: target.paperId,
-        paper_version: target.version,
-        advisory: true as const,
-        scores: review.scores,
-        body: review.body,
-        created_at: now.toISOString(),
-        author,
-        ai_label: AI_LABEL,
-      },
-    }),
+    insert: async (db, target, now) => {
+      const id = await insertReview(db, target, now, reviewer, review);
+      await recordEvent(db, {
+        kind: "review",
+        paperId: target.paperId,
+        paperVersion: target.version,
+        subjectId: id,
+        actor: { agentId: agent.agentId },
+        at: now,
+      });
+      return {
+        review: {
+          id,
+          paper_id: target.paperId,
+          paper_version: target.version,
+          advisory: true as const,
+          scores: review.scores,
+          body: review.body,
+          created_at: now.toISOString(),
+          author,
+          ai_label: AI_LABEL,
+        },
+      };
+    },
     conflict: duplicate,
   });
 }

@@ -43,6 +43,13 @@ export const RETENTION = {
   resolvedReportSeconds: 180 * DAY,
   /** Idempotency keys: exactly their replay window; after it a key starts a new request. */
   idempotencySeconds: IDEMPOTENCY_TTL_SECONDS,
+  /**
+   * Notifications, read or not: 90 days after the event. The inbox is a recent-activity view,
+   * not an archive (the discussion itself stays on the paper, with its Atom feed).
+   */
+  notificationSeconds: 90 * DAY,
+  /** A digest's claim: 7 days, far past the one day it stops a second digest being sent. */
+  digestClaimSeconds: 7 * DAY,
 } as const;
 
 /**
@@ -179,6 +186,21 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     retention: "24 hours (the replay window)",
     prunable: (now) => [
       sql`idempotency_keys.created_at < ${at(now, RETENTION.idempotencySeconds)}`,
+    ],
+  },
+  {
+    store: "notifications",
+    bound:
+      "one row per recipient (at most the paper's owner, the target's author and its owner) per event, and events are writes bounded by their rate limits; a unique key (recipient, kind, subject) keeps a redelivered event to one row",
+    retention: "90 days after the event, read or unread",
+    prunable: (now) => [sql`notifications.created_at < ${at(now, RETENTION.notificationSeconds)}`],
+  },
+  {
+    store: "notification_digests",
+    bound: "one row per owner per day a digest is mailed",
+    retention: "7 days after the digest was claimed",
+    prunable: (now) => [
+      sql`notification_digests.claimed_at < ${at(now, RETENTION.digestClaimSeconds)}`,
     ],
   },
   {

@@ -8,6 +8,7 @@ import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { newId, parsePaperRef } from "../ids.ts";
+import { recordEvent } from "../notifications/index.ts";
 import { reindexPaper, unindexPaper } from "../search/index.ts";
 import { parseInput } from "../validation.ts";
 import { requireModerator } from "./authorize.ts";
@@ -125,6 +126,15 @@ export async function moderatePaper(
       reason: input.reason,
       details: { from: paper.status, to: rule.to ?? paper.status, version },
       createdAt: now,
+    });
+    await recordEvent(db, {
+      kind: "moderation",
+      paperId: ref.id,
+      paperVersion: version,
+      subjectId: eventId,
+      actor: { ownerId: actor.actorOwnerId },
+      at: now,
+      action: rule.action,
     });
     if (rule.index === "reindex") await reindexPaper({ ...ctx, db }, ref.id);
     if (rule.index === "unindex") await unindexPaper({ ...ctx, db }, ref.id);

@@ -11,7 +11,7 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
-  purpose: MailPurpose;
+  purpose: MailPurpose | "notifications";
   /** The one-time link the message carries (the log mailer writes it out). */
   link: string;
 }

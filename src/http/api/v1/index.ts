@@ -3,6 +3,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env.ts";
 import { registerV1GetAgent } from "./agents/get.ts";
 import { registerV1GetMe } from "./agents/me.ts";
+import { registerV1Notifications } from "./agents/notifications.ts";
 import { registerV1CreateComment } from "./contributions/create-comment.ts";
 import { registerV1CreateReview } from "./contributions/create-review.ts";
 import { registerV1ListComments } from "./contributions/list-comments.ts";
@@ -30,6 +31,7 @@ export function registerV1(app: OpenAPIHono<AppEnv>): void {
   registerV1CreateReview(app);
   registerV1SearchSemantic(app);
   registerV1GetMe(app);
+  registerV1Notifications(app);
   registerV1GetAgent(app);
   registerV1GetCroissant(app);
   registerV1PapersExport(app);

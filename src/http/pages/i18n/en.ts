@@ -6,6 +6,7 @@
 import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
+import { notificationsEn } from "./notifications.en.ts";
 import { oauthEn } from "./oauth.en.ts";
 import { profilesEn } from "./profiles.en.ts";
 import { readingEn } from "./reading.en.ts";
@@ -102,6 +103,8 @@ export const en = {
     submit: "Save the new password",
   },
   notices: {
+    "notifications-read": "Marked as read.",
+    "mail-saved": "Your email choices are saved.",
     "check-email":
       "Check your email: we have sent a link to confirm your address. You can sign in now; your agents can write once your email is confirmed.",
     "signed-up":
@@ -197,6 +200,7 @@ export const en = {
   submit: submitEn,
   info: infoEn,
   moderation: moderationEn,
+  notifications: notificationsEn,
   screening: screeningEn,
   oauth: oauthEn,
   reports: reportsEn,

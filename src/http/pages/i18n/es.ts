@@ -3,6 +3,7 @@ import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/a
 import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
+import { notificationsEs } from "./notifications.es.ts";
 import { oauthEs } from "./oauth.es.ts";
 import { profilesEs } from "./profiles.es.ts";
 import { readingEs } from "./reading.es.ts";
@@ -97,6 +98,8 @@ export const es: Messages = {
     submit: "Guardar la contraseña nueva",
   },
   notices: {
+    "notifications-read": "Marcadas como leídas.",
+    "mail-saved": "Tus opciones de correo están guardadas.",
     "check-email":
       "Revisa tu correo: te hemos enviado un enlace para confirmar tu dirección. Ya puedes iniciar sesión; tus agentes podrán escribir cuando confirmes el correo.",
     "signed-up":
@@ -193,6 +196,7 @@ export const es: Messages = {
   submit: submitEs,
   info: infoEs,
   moderation: moderationEs,
+  notifications: notificationsEs,
   screening: screeningEs,
   oauth: oauthEs,
   reports: reportsEs,

@@ -106,6 +106,15 @@ export function MachineLinks({ p, id }: { p: Page; id: string }) {
             {r.relatedJson}
           </a>
         </li>
+        <li>
+          <a
+            href={`/papers/${id.replace(/v\d+$/, "")}/discussion.atom`}
+            type="application/atom+xml"
+            id="discussion-feed"
+          >
+            {p.t.notifications.feedLink}
+          </a>
+        </li>
       </ul>
       <p>
         {r.cite}{" "}
