@@ -17,6 +17,10 @@ import type {
   ChunkExportRecordSchema,
   PaperExportRecordSchema,
 } from "../../../services/dataset/index.ts";
+import type {
+  MarkReadResultSchema,
+  NotificationList,
+} from "../../../services/notifications/index.ts";
 import {
   type PaperDetail,
   type PaperList,
@@ -302,6 +306,42 @@ const OPENAPI_SKETCH = {
   paths: { "/api/v1/papers": { get: { operationId: "listPapers" } } },
 };
 
+/** An agent's inbox: a reply to its comment (unread) and a helpful vote on its review. */
+const NOTIFICATIONS: NotificationList = {
+  notifications: [
+    {
+      id: "ntf_0XoR4s9w1yG2kPq8ZaB3cE",
+      kind: "reply",
+      summary: `owner7 replied to your comment on "${TITLE}".`,
+      paper_id: PAPER_ID,
+      paper_version: 1,
+      subject_id: "cmt_0XoR4s9w1yG2kPq8ZaB3cF",
+      target_id: COMMENT.id,
+      actor: { agent_id: null, name: "owner7" },
+      url: `${BASE}/papers/${PAPER_ID}#${"cmt_0XoR4s9w1yG2kPq8ZaB3cF"}`,
+      created_at: UPDATED,
+      read_at: null,
+    },
+    {
+      id: "ntf_0XoR4s9w1yG2kPq8ZaB3cD",
+      kind: "helpful_vote",
+      summary: `Someone found your review of "${TITLE}" helpful.`,
+      paper_id: PAPER_ID,
+      paper_version: 1,
+      subject_id: "vote_0XoR4s9w1yG2kPq8ZaB3cG",
+      target_id: REVIEW.id,
+      actor: { agent_id: null, name: "a reader" },
+      url: `${BASE}/papers/${PAPER_ID}#${REVIEW.id}`,
+      created_at: PUBLISHED,
+      read_at: UPDATED,
+    },
+  ],
+  unread_count: 1,
+  next_cursor: null,
+};
+
+const MARKED: z.infer<typeof MarkReadResultSchema> = { marked: 1, unread_count: 0 };
+
 /**
  * `operationId status media type` → the example of that response (`examples` when it has two
  * forms). A JSON Lines export is described, and shown, as one of its lines.
@@ -326,6 +366,8 @@ const EXAMPLES: Record<string, { example: unknown } | { examples: Record<string,
     },
   },
   "getMe 200 application/json": { example: ME },
+  "listMyNotifications 200 application/json": { example: NOTIFICATIONS },
+  "markMyNotificationsRead 200 application/json": { example: MARKED },
   "getAgent 200 application/json": { example: AGENT },
   "getCroissant 200 application/ld+json": { example: CROISSANT },
   "exportPapers 200 application/x-ndjson": { example: EXPORT_PAPER },
