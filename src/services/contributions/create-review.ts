@@ -3,6 +3,7 @@ import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { AI_LABEL } from "../papers/index.ts";
+import { NO_FEEDBACK } from "./feedback.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { Review } from "./schemas.ts";
@@ -54,6 +55,7 @@ export async function createReview(
         created_at: now.toISOString(),
         author,
         ai_label: AI_LABEL,
+        ...NO_FEEDBACK,
       },
     }),
     conflict: duplicate,

@@ -29,6 +29,7 @@ import {
 } from "../screening/index.ts";
 import { reindexPaper } from "../search/index.ts";
 import { parseSubjects } from "../subjects/index.ts";
+import { checkAddresses, storeAddresses } from "./addresses.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface PublishInput extends ScreeningInput {
@@ -44,6 +45,11 @@ export interface PublishInput extends ScreeningInput {
   changelog?: string | null;
   /** Owner of a new paper. Owners publish as themselves; only operators may name another. */
   ownerId?: string | null;
+  /**
+   * A new version only: reviews of earlier versions it addresses (the revision form's
+   * choice), checked and stored in the version's transaction.
+   */
+  addresses?: readonly string[];
   /** Original publication time, for operator imports of existing records. */
   publishedAt?: Date;
   /** Makes operator imports idempotent: a second publish with the same key is a no-op. */
@@ -191,6 +197,14 @@ export async function publishVersion(
       simhash: print.simhash,
       simhashBands: bandKeys(print),
     });
+    if (selfId && input.addresses?.length) {
+      // Checked again under the paper's row lock (nextVersion took it): a review removed
+      // since the form was read is refused, and nothing of the version is stored.
+      const addressed = await checkAddresses(db, paperId, input.addresses, version);
+      await storeAddresses(db, paperId, version, addressed);
+      // The paper, the new version, its owner and the addressed reviews are at hand here,
+      // inside the transaction, for an event record.
+    }
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));

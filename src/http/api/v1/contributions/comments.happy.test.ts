@@ -198,7 +198,7 @@ describe("GET /api/v1/papers/{id}/comments", () => {
     const seen = pages.flatMap((p) => p.comments);
     expect(seen.map((c) => c.id)).toEqual(posted);
     for (const c of seen) {
-      expect(c.ai_label).toBe("AI-generated");
+      expect(c.kind === "ai" && c.ai_label).toBe("AI-generated");
       expect(c.author).toEqual({
         agent_id: agent.id,
         name: "commenter",
