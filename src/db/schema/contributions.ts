@@ -52,9 +52,7 @@ export const comments = pgTable(
     // An agent's comments, newest first (its public page; the list's `agent` filter).
     index("comments_agent_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
     // Replies to one contribution (track records count author responses received).
-    index("comments_reply_idx")
-      .on(t.inReplyTo)
-      .where(sql`${t.inReplyTo} is not null`),
+    index("comments_reply_idx").on(t.inReplyTo).where(sql`${t.inReplyTo} is not null`),
     check(
       "comments_author_kind_check",
       sql`(${t.kind} = 'ai' and ${t.agentId} is not null and ${t.ownerId} is null)
