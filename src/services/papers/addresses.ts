@@ -17,14 +17,15 @@ const refused = (message: string) =>
 
 /**
  * The distinct review ids of `ids`, each a visible (not removed) review of `paperId` on a
- * version before `newVersion`, or a 400 naming `addresses`: a revision can only answer
- * reviews of its own paper's earlier versions.
+ * version before `newVersion` (any stored version when null: the check before screening),
+ * or a 400 naming `addresses`: a revision can only answer reviews of its own paper's
+ * earlier versions.
  */
 export async function checkAddresses(
   db: Db,
   paperId: string,
   ids: readonly string[],
-  newVersion: number,
+  newVersion: number | null,
 ): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
@@ -37,7 +38,7 @@ export async function checkAddresses(
       and(
         inArray(reviews.id, unique),
         eq(reviews.paperId, paperId),
-        lt(reviews.paperVersion, newVersion),
+        newVersion === null ? undefined : lt(reviews.paperVersion, newVersion),
         isNull(reviews.removedAt),
       ),
     );

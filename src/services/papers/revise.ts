@@ -31,7 +31,7 @@ export async function revisePaper(
   await authorizeOwner(ctx, paperId);
   checkSubmission(input, { changelogRequired: true });
   const addresses = input.addresses?.length
-    ? await checkAddresses(ctx.db, paperId, input.addresses, Number.MAX_SAFE_INTEGER)
+    ? await checkAddresses(ctx.db, paperId, input.addresses, null)
     : [];
   return (await publishVersion(ctx, {
     ...submissionFields(input),
