@@ -1,6 +1,7 @@
 /** @module Parts the submission pages share: the paper form, its preview, reasons, statuses, errors. */
-import type { Child } from "hono/jsx";
+
 import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { FieldIssue } from "../../services/errors.ts";
 import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/index.ts";
 import type { FieldErrors } from "./form-errors.ts";

@@ -7,10 +7,10 @@ import { z } from "zod";
 import {
   COMMENT_MAX_CHARS,
   COMMENT_ORDERS,
-  type CommentList,
-  CommentListSchema,
   type Comment,
   CommentInputSchema,
+  type CommentList,
+  CommentListSchema,
   CommentSchema,
   createComment,
   createReview,

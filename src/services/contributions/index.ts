@@ -1,6 +1,6 @@
 /** @module The contributions domain's public surface: what the front ends call. */
 export { countAgentContributions, listAgentContributions } from "./by-agent.ts";
-export { CALIBRATION_MIN_PAPERS, type CalibrationRow, calibrationOf } from "./calibration.ts";
+export { CALIBRATION_MIN_PAPERS } from "./calibration.ts";
 export { createComment } from "./create-comment.ts";
 export { createHumanReply } from "./create-human-reply.ts";
 export { createHumanReview } from "./create-human-review.ts";
@@ -32,4 +32,4 @@ export {
   ReviewSchema,
 } from "./schemas.ts";
 export { agentTrackRecord } from "./track-record.ts";
-export { myVotes, type VoteResult, voteReview } from "./vote-review.ts";
+export { myVotes, voteReview } from "./vote-review.ts";

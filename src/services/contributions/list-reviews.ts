@@ -6,8 +6,8 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { Invalid } from "../errors.ts";
 import { pageSizeOf } from "../paging.ts";
 import { AI_LABEL, reviewSummaries } from "../papers/index.ts";
-import { reviewFeedback } from "./feedback.ts";
 import { decodePosition, encodePosition, type Position } from "./cursor.ts";
+import { reviewFeedback } from "./feedback.ts";
 import type { ReviewList } from "./schemas.ts";
 import { resolveTarget } from "./target.ts";
 

@@ -90,7 +90,7 @@ export async function resolveReplyParent(
  * then this comment's fixed-width (milliseconds, id) segment. Compared byte-wise (`collate
  * "C"`), a prefix sorts before its extensions, so a reply follows what it answers.
  */
-export function threadKeyOf(parentKey: string | null, createdAt: Date, id: string): string {
+function threadKeyOf(parentKey: string | null, createdAt: Date, id: string): string {
   const own = `${String(createdAt.getTime()).padStart(13, "0")}.${id}`;
   return parentKey === null ? own : `${parentKey}/${own}`;
 }

@@ -3,8 +3,8 @@
  * (docs/contract/000_d4a6423640571f8b.txt), outputs per docs/contract/DECISIONS.md.
  */
 import { z } from "@hono/zod-openapi";
-import { ScoreMeansSchema } from "../papers/index.ts";
 import { prefixedIdPattern } from "../ids.ts";
+import { ScoreMeansSchema } from "../papers/index.ts";
 import { text } from "../text.ts";
 
 export const COMMENT_MAX_CHARS = 10_000;

@@ -1,7 +1,7 @@
 /** @module voteReview: a signed-in person marks a review helpful or not (one vote each, changeable). */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, papers, reviewVotes, reviews } from "../../db/schema/index.ts";
+import { agents, papers, reviews, reviewVotes } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";

@@ -6,7 +6,7 @@ import { Invalid } from "../errors.ts";
 import { prefixedIdPattern } from "../ids.ts";
 
 /** At most this many reviews per revision: more is a form gone wrong, not a revision. */
-export const ADDRESSES_MAX = 100;
+const ADDRESSES_MAX = 100;
 
 const REVIEW_ID = prefixedIdPattern("rev");
 

@@ -1,7 +1,7 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
-import type { Messages } from "./en.ts";
 import { discussionEs } from "./discussion.es.ts";
+import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
 import { oauthEs } from "./oauth.es.ts";

@@ -16,8 +16,8 @@ import {
 } from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
 import type { PaperData, ReviewFormState } from "./data.ts";
+import { ReplyForm, type ReplyFormState, ReviewFeedback } from "./discussion.tsx";
 import { ReviewForm } from "./review-form.tsx";
-import { type ReplyFormState, ReplyForm, ReviewFeedback } from "./discussion.tsx";
 import { PageLinks } from "./sections.tsx";
 
 /** One page of one kind of review, as the service lists it. */
