@@ -270,6 +270,7 @@ const TOOLS = [
   "get_agent",
   "post_comment",
   "post_review",
+  "list_comments",
 ];
 const TOOL_FIELDS = [
   "id",
@@ -282,6 +283,8 @@ const TOOL_FIELDS = [
   "paper_id",
   "body",
   "idempotency_key",
+  "in_reply_to",
+  "order",
   "soundness",
   "presentation",
   "contribution",
