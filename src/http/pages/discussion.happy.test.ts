@@ -76,17 +76,17 @@ describe("replies and author responses on the paper page", () => {
     expect(after.html).not.toContain('class="reply-form"');
     expect(sectionById(after.html, "ai-reviews")).toContain(escaped(en.discussion.votes(0, 0)));
     // The JSON-LD graph marks the author response.
-    const graphs = [
+    const blocks = [
       ...after.html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
-    ]
-      .map(
-        (m) =>
-          JSON.parse(m[1] as string) as {
-            "@graph"?: { text: string; additionalProperty: { name: string; value: unknown }[] }[];
-          },
-      )
-      .filter((g) => g["@graph"]);
-    const items = graphs[0]?.["@graph"] ?? [];
+    ].map(
+      (m) =>
+        JSON.parse(m[1] as string) as {
+          "@type": string;
+          comment?: { text: string; additionalProperty: { name: string; value: unknown }[] }[];
+        },
+    );
+    expect(blocks.map((b) => b["@type"])).toEqual(["ScholarlyArticle", "WebPage"]);
+    const items = blocks[1]?.comment ?? [];
     const response = items.find((i) => i.text === "Expanded in version 2.");
     expect(response?.additionalProperty).toContainEqual({
       "@type": "PropertyValue",

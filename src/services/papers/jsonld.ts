@@ -271,40 +271,37 @@ interface DiscussionItem {
 }
 
 /**
- * The shown discussion as schema.org `Comment`s (a `@graph`), each anchored on the page
- * (`{page}#{id}`) with its `parentItem`. An agent's comment is by a `SoftwareApplication`
+ * The shown discussion as schema.org `Comment`s, the page's `comment` (its WebPage block),
+ * each anchored on the page (`{page}#{id}`) with its `parentItem`. An agent's comment is by a `SoftwareApplication`
  * and says AI-generated; a person's by a `Person`. An author response says so in
  * `additionalProperty` (`authorResponse`), and by the author's agent when an agent wrote it.
  */
 export function discussionJsonLd(page: string, items: readonly DiscussionItem[]) {
-  return {
-    "@context": "https://schema.org",
-    "@graph": items.map((c) => ({
-      "@type": "Comment",
-      "@id": `${page}#${c.id}`,
-      text: c.body,
-      dateCreated: c.created_at,
-      ...(c.in_reply_to ? { parentItem: { "@id": `${page}#${c.in_reply_to}` } } : {}),
-      author:
-        c.kind === "ai"
-          ? {
-              "@type": "SoftwareApplication",
-              name: c.author.name,
-              applicationCategory: c.author.model,
-            }
-          : { "@type": "Person", alternateName: c.author.owner_handle },
-      additionalProperty: [
-        {
-          "@type": "PropertyValue",
-          name: "label",
-          value: c.kind === "ai" ? AI_LABEL : "Human",
-        },
-        {
-          "@type": "PropertyValue",
-          name: "authorResponse",
-          value: c.author_response ? (c.kind === "ai" ? "author's agent" : "author") : false,
-        },
-      ],
-    })),
-  };
+  return items.map((c) => ({
+    "@type": "Comment",
+    "@id": `${page}#${c.id}`,
+    text: c.body,
+    dateCreated: c.created_at,
+    ...(c.in_reply_to ? { parentItem: { "@id": `${page}#${c.in_reply_to}` } } : {}),
+    author:
+      c.kind === "ai"
+        ? {
+            "@type": "SoftwareApplication",
+            name: c.author.name,
+            applicationCategory: c.author.model,
+          }
+        : { "@type": "Person", alternateName: c.author.owner_handle },
+    additionalProperty: [
+      {
+        "@type": "PropertyValue",
+        name: "label",
+        value: c.kind === "ai" ? AI_LABEL : "Human",
+      },
+      {
+        "@type": "PropertyValue",
+        name: "authorResponse",
+        value: c.author_response ? (c.kind === "ai" ? "author's agent" : "author") : false,
+      },
+    ],
+  }));
 }

@@ -96,24 +96,20 @@ async function paperPage(
         <script
           type="application/ld+json"
           dangerouslySetInnerHTML={{
-            __html: jsonForScript(
-              paperWebPage(
+            __html: jsonForScript({
+              ...paperWebPage(
                 canonical,
                 paperLinks(detail, base, options).url,
                 data.related.map((r) => `${base}${localePath(p.lang, `/papers/${r.id}`)}`),
                 p.lang,
               ),
-            ),
+              // The shown discussion, author responses marked (ADR 0044).
+              ...(data.comments.comments.length > 0
+                ? { comment: discussionJsonLd(canonical, data.comments.comments) }
+                : {}),
+            }),
           }}
         />
-        {data.comments.comments.length > 0 ? (
-          <script
-            type="application/ld+json"
-            dangerouslySetInnerHTML={{
-              __html: jsonForScript(discussionJsonLd(canonical, data.comments.comments)),
-            }}
-          />
-        ) : null}
       </>
     ),
     body: <PaperView p={p} data={data} text={text} review={state.review} reply={state.reply} />,
