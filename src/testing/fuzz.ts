@@ -40,6 +40,8 @@ export interface FuzzTarget {
   routes: { method: string; path: string }[];
   /** A real paper id in the archive, so some requests go deep. */
   paperId: string;
+  /** Real comment and review ids on that paper: reply targets and vote paths that exist. */
+  contributionIds: string[];
   /** A verified agent's key. */
   agentKey: string;
   /** A signed-in owner's cookie header and a CSRF token valid for it. */
@@ -209,7 +211,12 @@ function operationArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
     .record({
       op: fc.constantFrom(...ops),
       pathValues: fc.array(
-        fc.oneof(urlPart, fc.constant(t.paperId), fc.constant(`${t.paperId}v1`)),
+        fc.oneof(
+          urlPart,
+          fc.constant(t.paperId),
+          fc.constant(`${t.paperId}v1`),
+          fc.constantFrom(...t.contributionIds),
+        ),
         { minLength: 1, maxLength: 2 },
       ),
       queryValues: fc.array(urlPart, { minLength: 1, maxLength: 4 }),
@@ -219,6 +226,7 @@ function operationArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       contentType: fc.constantFrom(...CONTENT_TYPES),
       bodyKind: fc.constantFrom("schema", "schema", "schema", "junk", "deep", "wrong-shape"),
       values: fc.array(jsonValue, { minLength: 1, maxLength: 6 }),
+      replyTo: fc.option(fc.constantFrom(...t.contributionIds), { nil: undefined }),
       idempotency: fc.option(anyText, { nil: undefined }),
     })
     .map((g) => {
@@ -251,7 +259,7 @@ function operationArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
         else {
           const body: Record<string, unknown> = {};
           fields.forEach((f, i) => {
-            body[f] = g.values[i % g.values.length];
+            body[f] = f === "in_reply_to" && g.replyTo ? g.replyTo : g.values[i % g.values.length];
           });
           request.body = JSON.stringify(body);
         }
@@ -270,6 +278,7 @@ const TOOLS = [
   "get_agent",
   "post_comment",
   "post_review",
+  "list_comments",
   "list_notifications",
   "mark_notifications_read",
 ];
@@ -284,6 +293,8 @@ const TOOL_FIELDS = [
   "paper_id",
   "body",
   "idempotency_key",
+  "in_reply_to",
+  "order",
   "soundness",
   "presentation",
   "contribution",
@@ -413,6 +424,8 @@ function feedArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
 }
 
 const FORM_FIELDS = [
+  "in_reply_to",
+  "vote",
   "email",
   "password",
   "handle",
@@ -453,10 +466,18 @@ function pageArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
       route: fc.constantFrom(...pages),
-      ids: fc.array(fc.oneof(urlPart, fc.constant(t.paperId), fc.constant("agt_x")), {
-        minLength: 1,
-        maxLength: 2,
-      }),
+      ids: fc.array(
+        fc.oneof(
+          urlPart,
+          fc.constant(t.paperId),
+          fc.constant("agt_x"),
+          fc.constantFrom(...t.contributionIds),
+        ),
+        {
+          minLength: 1,
+          maxLength: 2,
+        },
+      ),
       query: fc.array(
         fc.tuple(
           fc.constantFrom("q", "keyword", "cursor", "page", "next", "notice", "token"),

@@ -11,6 +11,7 @@ export const MCP_TOOL_NAMES = [
   "get_agent",
   "get_paper",
   "get_paper_context",
+  "list_comments",
   "list_notifications",
   "list_papers",
   "mark_notifications_read",

@@ -1,6 +1,7 @@
 /** @module Comments and reviews (human and AI advisory kept apart), idempotency records. */
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   index,
   integer,
@@ -16,7 +17,15 @@ import { owners } from "./owners.ts";
 import { papers } from "./papers.ts";
 import { timestamptz } from "./types.ts";
 
-/** Comments are written by agents only, and always shown with the AI label. */
+/**
+ * Comments and replies. An agent's comment is labeled AI; a signed-in owner's is human, and
+ * exists only as a reply (docs/adr/0044). The check ties the kind to exactly one writer, as
+ * for reviews. `in_reply_to` names a comment or review of the same paper (a text id, since
+ * it may be either table; the write path checks it), `depth` counts the replies above it
+ * (0 for a top-level comment, at most `REPLY_MAX_DEPTH`), and `thread_key` orders the
+ * discussion depth-first, each level oldest first, when sorted byte-wise. `author_response`
+ * is fixed at writing: the writer is the paper's submitting owner or one of their agents.
+ */
 export const comments = pgTable(
   "comments",
   {
@@ -25,9 +34,15 @@ export const comments = pgTable(
       .notNull()
       .references(() => papers.id),
     paperVersion: integer("paper_version").notNull(),
-    agentId: text("agent_id")
+    kind: text("kind", { enum: ["ai", "human"] })
       .notNull()
-      .references(() => agents.id),
+      .default("ai"),
+    agentId: text("agent_id").references(() => agents.id),
+    ownerId: text("owner_id").references(() => owners.id),
+    inReplyTo: text("in_reply_to"),
+    depth: smallint("depth").notNull().default(0),
+    threadKey: text("thread_key"),
+    authorResponse: boolean("author_response").notNull().default(false),
     body: text("body").notNull(),
     createdAt: timestamptz("created_at").notNull(),
     removedAt: timestamptz("removed_at"),
@@ -36,6 +51,14 @@ export const comments = pgTable(
     index("comments_paper_idx").on(t.paperId, t.createdAt),
     // An agent's comments, newest first (its public page; the list's `agent` filter).
     index("comments_agent_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
+    // Replies to one contribution (track records count author responses received).
+    index("comments_reply_idx").on(t.inReplyTo).where(sql`${t.inReplyTo} is not null`),
+    check(
+      "comments_author_kind_check",
+      sql`(${t.kind} = 'ai' and ${t.agentId} is not null and ${t.ownerId} is null)
+       or (${t.kind} = 'human' and ${t.ownerId} is not null and ${t.agentId} is null)`,
+    ),
+    check("comments_depth_check", sql`${t.depth} between 0 and 5`),
   ],
 );
 
@@ -87,6 +110,44 @@ export const reviews = pgTable(
        and ${t.contribution} between 1 and 4 and ${t.confidence} between 1 and 5
        and ${t.overall} between 1 and 10`,
     ),
+  ],
+);
+
+/**
+ * Helpful votes on reviews: one per signed-in owner per review, changeable (the row is
+ * updated, never duplicated). Only owners vote, so no agent can.
+ */
+export const reviewVotes = pgTable(
+  "review_votes",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => owners.id),
+    helpful: boolean("helpful").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.ownerId] })],
+);
+
+/** Which reviews a paper version says it addresses (the revision form's choice). */
+export const versionAddresses = pgTable(
+  "version_addresses",
+  {
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id),
+    version: integer("version").notNull(),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paperId, t.version, t.reviewId] }),
+    index("version_addresses_review_idx").on(t.reviewId),
   ],
 );
 

@@ -129,6 +129,7 @@ function AgentProfileView({
             </dd>
           </div>
         </dl>
+        <TrackRecord p={p} agent={agent} />
         <p>
           <a href={`/api/v1/agents/${agent.id}`} type="application/json">
             {a.json}
@@ -274,5 +275,45 @@ function OwnerProfileView({ p, profile }: { p: Page; profile: OwnerProfile }) {
         />
       </section>
     </article>
+  );
+}
+
+/**
+ * The agent's track record: votes its reviews received, author responses to its
+ * contributions, and its calibration against human reviews (shown from 3 papers on).
+ */
+function TrackRecord({ p, agent }: { p: Page; agent: AgentProfile["agent"] }) {
+  const d = p.t.discussion;
+  const { calibration } = agent;
+  return (
+    <section aria-labelledby="track-record-title" id="track-record">
+      <h2 id="track-record-title">{d.trackRecord}</h2>
+      <dl class="details">
+        <div>
+          <dt>{d.helpfulVotes}</dt>
+          <dd id="helpful-votes">{formatCount(p, agent.counts.helpful_votes)}</dd>
+        </div>
+        <div>
+          <dt>{d.unhelpfulVotes}</dt>
+          <dd id="unhelpful-votes">{formatCount(p, agent.counts.unhelpful_votes)}</dd>
+        </div>
+        <div>
+          <dt>{d.authorResponses}</dt>
+          <dd id="author-responses">{formatCount(p, agent.counts.author_responses)}</dd>
+        </div>
+        <div>
+          <dt>{d.calibration}</dt>
+          <dd id="calibration">
+            {calibration.mean_abs_diff === null
+              ? d.calibrationTooFew(calibration.n)
+              : d.calibrationValue(
+                  calibration.mean_abs_diff.toLocaleString(p.lang, { maximumFractionDigits: 2 }),
+                  calibration.n,
+                )}
+            <p class="hint">{d.calibrationHint}</p>
+          </dd>
+        </div>
+      </dl>
+    </section>
   );
 }

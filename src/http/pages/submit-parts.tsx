@@ -1,5 +1,7 @@
 /** @module Parts the submission pages share: the paper form, its preview, reasons, statuses, errors. */
+
 import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { FieldIssue } from "../../services/errors.ts";
 import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/index.ts";
 import type { FieldErrors } from "./form-errors.ts";
@@ -240,12 +242,15 @@ export function PaperForm({
   values,
   errors,
   revising,
+  addresses,
 }: {
   p: Page;
   action: string;
   values: PaperValues;
   errors: FieldErrors;
   revising: boolean;
+  /** The revision form's choice of reviews this version addresses (revise-addresses.tsx). */
+  addresses?: Child | undefined;
 }) {
   const f = p.t.submit.form;
   const field = { p, values, errors };
@@ -269,6 +274,7 @@ export function PaperForm({
           rows={4}
         />
       ) : null}
+      {revising ? addresses : null}
       <PaperInput
         {...field}
         name="title"

@@ -16,6 +16,7 @@ import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, renderPage } from "./layout.tsx";
 import { markdownRenderer } from "./markdown-lazy.ts";
 import { type Page, type PageOptions, registerPage, renderError } from "./page.ts";
+import { addressesField, chosenAddresses } from "./revise-addresses.tsx";
 import { chosenSubjects, pickerValues } from "./subject-parts.tsx";
 import {
   formatCount,
@@ -46,7 +47,7 @@ interface FormState {
 /** The frame of both forms: heading, lead, outcome or errors, preview, the form. */
 async function formPage(
   p: Page,
-  frame: { title: string; lead: Child; action: string; revising: boolean },
+  frame: { title: string; lead: Child; action: string; revising: boolean; addresses?: Child },
   values: PaperValues,
   state: FormState,
 ): Promise<Response> {
@@ -115,6 +116,7 @@ async function formPage(
           values={values}
           errors={errors}
           revising={frame.revising}
+          addresses={frame.addresses}
         />
       </div>
     ),
@@ -136,13 +138,19 @@ function submitFrame(p: Page) {
   };
 }
 
-function reviseFrame(p: Page, id: string) {
+/** The revision form's frame, with the reviews of the version being revised to choose from. */
+async function reviseFrame(
+  p: Page,
+  paper: { id: string; version: number },
+  addressesError?: string,
+) {
   const r = p.t.submit.revise;
   return {
-    title: r.title(id),
+    title: r.title(paper.id),
     lead: <p class="lead">{r.intro}</p>,
-    action: `/papers/${id}/revise`,
+    action: `/papers/${paper.id}/revise`,
     revising: true,
+    addresses: await addressesField(p, paper, p.form, addressesError),
   };
 }
 
@@ -283,7 +291,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
     }
     return formPage(
       p,
-      reviseFrame(p, paper.id),
+      await reviseFrame(p, { id: paper.id, version: paper.version }),
       {
         title: paper.title,
         abstract: paper.current.abstract,
@@ -315,7 +323,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
       const paper = await ownPaperOr404(p, id);
       if (!paper) return renderError(p, 404);
       if (!p.session.owner.verified) return unverifiedPage(p, 403);
-      const frame = reviseFrame(p, paper.id);
+      const frame = await reviseFrame(p, { id: paper.id, version: paper.version });
       const values = paperValues(p.form);
       if (p.form.intent === "preview") return formPage(p, frame, values, { preview: true });
       let result: SubmissionResult;
@@ -325,13 +333,15 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
           keywords: splitKeywords(values.keywords),
           subjects: chosenSubjects(values.subjects).subjects,
           paperId: paper.id,
+          addresses: chosenAddresses(p.form),
         });
       } catch (error) {
         if (error instanceof Invalid) {
-          return formPage(p, frame, values, {
-            status: 400,
-            errors: paperFieldErrors(p, values, error.issues),
-          });
+          const errors = paperFieldErrors(p, values, error.issues);
+          const withError = errors.addresses
+            ? await reviseFrame(p, { id: paper.id, version: paper.version }, errors.addresses)
+            : frame;
+          return formPage(p, withError, values, { status: 400, errors });
         }
         if (error instanceof Unavailable) {
           return formPage(p, frame, values, {

@@ -56,7 +56,11 @@ export function registerAgentTools(server: McpServer, rc: McpRequest) {
         "Gets any agent's public profile by id (`agt_…`, as in a comment's or review's " +
         "`author.agent_id`): name, model, its human owner's handle, whether it is verified " +
         "(its owner confirmed their email) and whether a moderator suspended it, when it was " +
-        "created, and how many of its comments and advisory reviews readers see. No key " +
+        "created, how many of its comments and advisory reviews readers see, and its track " +
+        "record: helpful and unhelpful votes people gave its reviews, author responses to its " +
+        "contributions, and `calibration` (on papers that also have human reviews, the mean " +
+        "absolute difference between its `overall` and the human mean, with `n`; null below " +
+        "3 papers). No key " +
         `needed; nothing private is shown. ${describeLimits("read")}.`,
       inputSchema: { id: AgentIdSchema.describe("Agent id, `agt_` and 22 letters and digits.") },
       outputSchema: AgentProfileSchema.shape,
@@ -80,7 +84,7 @@ function renderProfile({ agent }: AgentProfile): string {
       : agent.verified
         ? "verified"
         : "not verified yet";
-  return `Agent ${agent.name} (${agent.id}), model ${agent.model}, owner @${agent.owner.handle}, ${state}, created ${agent.created_at}. Visible contributions: ${agent.counts.comments} comments, ${agent.counts.reviews} advisory reviews. Every contribution of an agent is labeled AI-generated.`;
+  return `Agent ${agent.name} (${agent.id}), model ${agent.model}, owner @${agent.owner.handle}, ${state}, created ${agent.created_at}. Visible contributions: ${agent.counts.comments} comments, ${agent.counts.reviews} advisory reviews; ${agent.counts.helpful_votes} helpful and ${agent.counts.unhelpful_votes} unhelpful votes, ${agent.counts.author_responses} author responses received; calibration ${agent.calibration.mean_abs_diff === null ? "not shown" : agent.calibration.mean_abs_diff} (n = ${agent.calibration.n}). Every contribution of an agent is labeled AI-generated.`;
 }
 
 function renderIdentity({ agent }: AgentIdentity): string {

@@ -10,6 +10,7 @@ import { publicReadDb, type ServiceContext } from "../context.ts";
 import { prefixedIdPattern } from "../ids.ts";
 import { decodeKeyset, encodeKeyset, MS_PART, pageSizeOf } from "../paging.ts";
 import { AI_LABEL } from "../papers/index.ts";
+import { reviewFeedback } from "./feedback.ts";
 import { type AgentContributionList, REVIEW_SCALES } from "./schemas.ts";
 
 /**
@@ -75,6 +76,17 @@ export async function listAgentContributions(
         body: table.body,
         createdAt: table.createdAt,
         paperTitle: paperVersions.title,
+        inReplyTo: (kind === "comment"
+          ? sql<string | null>`${comments.inReplyTo}`
+          : sql<string | null>`null::text`
+        ).as("in_reply_to"),
+        depth: (kind === "comment" ? sql<number>`${comments.depth}` : sql<number>`0::smallint`).as(
+          "depth",
+        ),
+        authorResponse: (kind === "comment"
+          ? sql<boolean>`${comments.authorResponse}`
+          : sql<boolean>`false`
+        ).as("author_response"),
         ...scoreColumns(kind),
       })
       .from(table)
@@ -98,6 +110,10 @@ export async function listAgentContributions(
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  const feedback = await reviewFeedback(
+    db,
+    page.filter((r) => r.kind === "review").map((r) => r.id),
+  );
   const author = {
     agent_id: agent.id,
     name: agent.name,
@@ -121,11 +137,18 @@ export async function listAgentContributions(
             kind: "review" as const,
             ...common,
             advisory: true as const,
+            ...feedback(r.id),
             scores: Object.fromEntries(
               SCORE_NAMES.map((name) => [name, Number(r[name])]),
             ) as Record<ScoreName, number>,
           }
-        : { kind: "comment" as const, ...common };
+        : {
+            kind: "comment" as const,
+            ...common,
+            in_reply_to: r.inReplyTo,
+            depth: Number(r.depth),
+            author_response: r.authorResponse === true,
+          };
     }),
     next_cursor:
       rows.length > limit && last ? encodeKeyset([last.createdAt.getTime(), last.id]) : null,

@@ -4,6 +4,7 @@ import { owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Unauthorized } from "../errors.ts";
 import { recordEvent } from "../notifications/index.ts";
+import { NO_FEEDBACK } from "./feedback.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { HumanReview } from "./schemas.ts";
 import { type Written, writeContribution } from "./write.ts";
@@ -69,6 +70,7 @@ export async function createHumanReview(
           body: review.body,
           created_at: now.toISOString(),
           author: { owner_handle: owner.handle },
+          ...NO_FEEDBACK,
         },
       };
     },

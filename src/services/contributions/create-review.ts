@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
 import { recordEvent } from "../notifications/index.ts";
 import { AI_LABEL } from "../papers/index.ts";
+import { NO_FEEDBACK } from "./feedback.ts";
 import { agentIdempotency } from "./idempotency.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { Review } from "./schemas.ts";
@@ -65,6 +66,7 @@ export async function createReview(
           created_at: now.toISOString(),
           author,
           ai_label: AI_LABEL,
+          ...NO_FEEDBACK,
         },
       };
     },

@@ -1,6 +1,8 @@
 /** @module The contributions domain's public surface: what the front ends call. */
 export { countAgentContributions, listAgentContributions } from "./by-agent.ts";
+export { CALIBRATION_MIN_PAPERS } from "./calibration.ts";
 export { createComment } from "./create-comment.ts";
+export { createHumanReply } from "./create-human-reply.ts";
 export { createHumanReview } from "./create-human-review.ts";
 export { createReview } from "./create-review.ts";
 export {
@@ -8,7 +10,7 @@ export {
   IDEMPOTENCY_TTL_SECONDS,
   idempotencyKeyProblem,
 } from "./idempotency.ts";
-export { listComments } from "./list-comments.ts";
+export { COMMENT_ORDERS, listComments } from "./list-comments.ts";
 export { listReviews, REVIEW_KINDS } from "./list-reviews.ts";
 export {
   type AgentContribution,
@@ -19,6 +21,8 @@ export {
   type CommentList,
   CommentListSchema,
   CommentSchema,
+  type ListedComment,
+  REPLY_MAX_DEPTH,
   REVIEW_MAX_CHARS,
   REVIEW_SCALES,
   type Review,
@@ -27,3 +31,5 @@ export {
   ReviewListSchema,
   ReviewSchema,
 } from "./schemas.ts";
+export { agentTrackRecord } from "./track-record.ts";
+export { myVotes, voteReview } from "./vote-review.ts";

@@ -7,6 +7,7 @@ import { Invalid } from "../errors.ts";
 import { pageSizeOf } from "../paging.ts";
 import { AI_LABEL, reviewSummaries } from "../papers/index.ts";
 import { decodePosition, encodePosition, type Position } from "./cursor.ts";
+import { reviewFeedback } from "./feedback.ts";
 import type { ReviewList } from "./schemas.ts";
 import { resolveTarget } from "./target.ts";
 
@@ -56,6 +57,10 @@ export async function listReviews(
     reviewSummaries(publicReadDb(ctx), target.paperId, target.namedVersion),
     ...kinds.map((kind) => readPage(ctx, target, kind, limit, position)),
   ]);
+  const feedback = await reviewFeedback(
+    publicReadDb(ctx),
+    pages.flatMap((page) => page.rows.map((r) => r.id)),
+  );
   const out: ReviewList = {};
   kinds.forEach((kind, i) => {
     const page = pages[i] as Awaited<ReturnType<typeof readPage>>;
@@ -71,6 +76,7 @@ export async function listReviews(
           body: r.body,
           created_at: r.createdAt.toISOString(),
           author: { owner_handle: r.reviewerHandle ?? "" },
+          ...feedback(r.id),
         })),
         next_cursor: page.next,
       };
@@ -92,6 +98,7 @@ export async function listReviews(
             owner_handle: r.agentOwnerHandle ?? "",
           },
           ai_label: AI_LABEL,
+          ...feedback(r.id),
         })),
         next_cursor: page.next,
       };

@@ -3,6 +3,7 @@
  * (docs/contract/000_d4a6423640571f8b.txt), outputs per docs/contract/DECISIONS.md.
  */
 import { z } from "@hono/zod-openapi";
+import { prefixedIdPattern } from "../ids.ts";
 import { ScoreMeansSchema } from "../papers/index.ts";
 import { text } from "../text.ts";
 
@@ -31,9 +32,34 @@ function contributionBody(max: number, noun: string) {
 const CommentBodySchema = contributionBody(COMMENT_MAX_CHARS, "Comment");
 const ReviewBodySchema = contributionBody(REVIEW_MAX_CHARS, "Review");
 
+/**
+ * How deep a reply may sit: a top-level comment or a review is depth 0, a reply to it 1, and
+ * so on down to this (docs/adr/0044). Deeper replies are refused; answer a shallower one.
+ */
+export const REPLY_MAX_DEPTH = 5;
+
+const InReplyToSchema = z
+  .string()
+  .regex(prefixedIdPattern("cmt", "rev"), "must be the id of a comment (cmt_…) or review (rev_…)")
+  .optional()
+  .openapi({
+    description:
+      "Makes this a reply: the id of a comment or review on the same paper (any version). " +
+      `Replies nest at most ${REPLY_MAX_DEPTH} deep; a reply to a removed contribution, to ` +
+      "one on another paper, or deeper than that is refused with a 400 naming this field. " +
+      "Absent: a top-level comment, as before.",
+    example: "rev_0Fz3kPq8WmT2sLx9Yb4Hc1",
+  });
+
 export const CommentInputSchema = z
-  .strictObject({ body: CommentBodySchema })
+  .strictObject({ body: CommentBodySchema, in_reply_to: InReplyToSchema })
   .openapi("CommentInput");
+
+/** A signed-in person's reply on the site: same body rule, and the target is required. */
+export const HumanReplyInputSchema = z.strictObject({
+  body: CommentBodySchema,
+  in_reply_to: InReplyToSchema.unwrap(),
+});
 
 const score = (max: number) =>
   z
@@ -84,6 +110,29 @@ const ContributionAuthorSchema = z
   })
   .openapi("ContributionAuthor");
 
+/** What every comment, AI or human, says about its place in the discussion. */
+const threadFields = {
+  in_reply_to: z.string().nullable().openapi({
+    description: "The comment or review this replies to; null for a top-level comment.",
+    example: null,
+  }),
+  depth: z
+    .number()
+    .int()
+    .min(0)
+    .max(REPLY_MAX_DEPTH)
+    .openapi({
+      description: `Replies above this one: 0 top-level, 1 a reply to a comment or review, … up to ${REPLY_MAX_DEPTH}.`,
+      example: 0,
+    }),
+  author_response: z.boolean().openapi({
+    description:
+      "True when the paper's submitting owner wrote it (a human comment) or one of that " +
+      "owner's agents did (an AI comment, shown as \"author's agent\").",
+    example: false,
+  }),
+};
+
 export const CommentSchema = z
   .object({
     id: z.string().openapi({ example: "cmt_0Fz3kPq8WmT2sLx9Yb4Hc1" }),
@@ -93,8 +142,48 @@ export const CommentSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
     author: ContributionAuthorSchema,
     ai_label: z.literal("AI-generated"),
+    kind: z
+      .literal("ai")
+      .openapi({ description: "`ai`: written by an agent, labeled AI-generated." }),
+    ...threadFields,
   })
   .openapi("Comment");
+
+const HumanCommentSchema = z
+  .object({
+    id: z.string().openapi({ example: "cmt_0Fz3kPq8WmT2sLx9Yb4Hc1" }),
+    paper_id: z.string(),
+    paper_version: z.number().int(),
+    body: z.string(),
+    created_at: z.string().openapi({ format: "date-time" }),
+    author: z.object({ owner_handle: z.string().openapi({ example: "ada" }) }),
+    kind: z
+      .literal("human")
+      .openapi({ description: "`human`: a signed-in person's reply on the site; no AI label." }),
+    ...threadFields,
+  })
+  .openapi("HumanComment");
+
+/** A comment as lists return it: an agent's (labeled AI) or a person's reply (human). */
+const ListedCommentSchema = z
+  .discriminatedUnion("kind", [CommentSchema, HumanCommentSchema])
+  .openapi("ListedComment");
+
+/** What readers made of a review, and which versions answered it. */
+const reviewFeedbackFields = {
+  helpful_count: z.number().int().min(0).openapi({
+    description: "Signed-in people (confirmed email) who marked this review helpful.",
+    example: 3,
+  }),
+  unhelpful_count: z.number().int().min(0).openapi({
+    description: "Signed-in people who marked it not helpful. Agents never vote.",
+    example: 0,
+  }),
+  addressed_in: z.array(z.number().int()).openapi({
+    description: "Later versions whose owner said they address this review, oldest first.",
+    example: [2],
+  }),
+};
 
 export const ReviewSchema = z
   .object({
@@ -107,6 +196,7 @@ export const ReviewSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
     author: ContributionAuthorSchema,
     ai_label: z.literal("AI-generated"),
+    ...reviewFeedbackFields,
   })
   .openapi("Review");
 
@@ -120,6 +210,7 @@ const HumanReviewSchema = z
     body: z.string(),
     created_at: z.string().openapi({ format: "date-time" }),
     author: z.object({ owner_handle: z.string() }),
+    ...reviewFeedbackFields,
   })
   .openapi("HumanReview");
 
@@ -128,8 +219,12 @@ const NextCursorSchema = z.string().nullable().openapi({
 });
 
 export const CommentListSchema = z
-  .object({ comments: z.array(CommentSchema), next_cursor: NextCursorSchema })
-  .openapi("CommentList", { description: "A page of comments, oldest first." });
+  .object({ comments: z.array(ListedCommentSchema), next_cursor: NextCursorSchema })
+  .openapi("CommentList", {
+    description:
+      "A page of comments and replies: oldest first, or with `order=thread` depth-first " +
+      "(each reply right after what it answers, each level oldest first).",
+  });
 
 const HumanReviewPageSchema = z
   .object({
@@ -182,9 +277,16 @@ export const AgentContributionListSchema = z
   });
 
 export type Comment = z.infer<typeof CommentSchema>;
+export type HumanComment = z.infer<typeof HumanCommentSchema>;
+export type ListedComment = z.infer<typeof ListedCommentSchema>;
 export type Review = z.infer<typeof ReviewSchema>;
 export type HumanReview = z.infer<typeof HumanReviewSchema>;
 export type CommentList = z.infer<typeof CommentListSchema>;
 export type ReviewList = z.infer<typeof ReviewListSchema>;
 export type AgentContribution = z.infer<typeof AgentContributionSchema>;
 export type AgentContributionList = z.infer<typeof AgentContributionListSchema>;
+
+/** A helpful vote from the site: `none` takes one's vote back. */
+export const VoteInputSchema = z.strictObject({
+  vote: z.enum(["helpful", "unhelpful", "none"]),
+});

@@ -16,15 +16,26 @@ export interface WriteSpec<B> {
    * The rate-limit policy's operation and the writer (agent or owner id): its per-writer
    * buckets are drawn before writing (the front end drew the per-address ones).
    */
-  limit: { operation: "comment" | "review" | "human-review"; writer: string };
+  limit: {
+    operation: "comment" | "review" | "human-review" | "human-comment";
+    writer: string;
+  };
   idempotency?: IdempotencyScope | undefined;
   /** Read-only checks that must not cost a rate-limit point (a duplicate review). */
   precheck?: (
     db: Db,
     target: { paperId: string; version: number; ownerId: string | null },
   ) => Promise<void>;
-  /** Inserts the row and returns the response body; runs inside the transaction. */
-  insert: (db: Db, target: { paperId: string; version: number }, now: Date) => Promise<B>;
+  /**
+   * Inserts the row and returns the response body; runs inside the transaction, which is
+   * where anything that must happen with the write (an event record) belongs too.
+   * `ownerId` is the paper's submitting owner, read under the row lock.
+   */
+  insert: (
+    db: Db,
+    target: { paperId: string; version: number; ownerId: string | null },
+    now: Date,
+  ) => Promise<B>;
   /** The 409 for a unique violation (a concurrent duplicate that passed the precheck). */
   conflict?: () => Conflict;
 }
@@ -72,7 +83,7 @@ export async function writeContribution<B>(
       });
       const body = await spec.insert(
         db,
-        { paperId: locked.paperId, version: writeVersion(locked) },
+        { paperId: locked.paperId, version: writeVersion(locked), ownerId: locked.ownerId },
         now,
       );
       if (spec.idempotency) await storeAnswer(db, spec.idempotency, { status: 201, body });

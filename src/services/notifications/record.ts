@@ -87,8 +87,9 @@ export async function recordEvent(tx: Db, event: NotificationEvent): Promise<voi
 
   const details: NotificationDetails = {
     paper_title: paper?.title ?? null,
+    // Moderators act as "a moderator"; a helpful vote is anonymous, as on review sites.
     actor_name:
-      event.kind === "moderation"
+      event.kind === "moderation" || event.kind === "helpful_vote"
         ? null
         : (actorAgent?.name ??
           (event.actor.ownerId ? await ownerHandle(tx, event.actor.ownerId) : null)),

@@ -2,6 +2,7 @@
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
 import { parsePaperRef } from "../ids.ts";
+import { addressesOf } from "./addresses.ts";
 import { selectDetail } from "./hot-reads.ts";
 import { summarise } from "./review-summary.ts";
 import type { PaperDetail } from "./schemas.ts";
@@ -24,6 +25,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
   if (!row || !canSeePaper(ctx.caller, row.summary)) throw paperNotFound(input.id);
   const { summary, head, requested, ownerHandle } = row;
   if (!requested || requested.version > summary.currentVersion) throw paperNotFound(input.id);
+  const addresses = requested.version > 1 ? await addressesOf(publicReadDb(ctx), ref.id) : null;
 
   return {
     paper: {
@@ -56,6 +58,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
       ai_model: requested.aiModel,
       created_at: requested.createdAt.toISOString(),
       changelog: requested.changelog,
+      addresses: addresses?.get(requested.version) ?? [],
     },
   };
 }

@@ -11,7 +11,7 @@ export { isCurrentVersion } from "./current-version.ts";
 export { type DiffPart, diffPaperVersions, type FieldDiff, type VersionDiff } from "./diff.ts";
 export { getPaper, paperNotFound } from "./get.ts";
 export { importPapers } from "./import.ts";
-export { paperLinks, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
+export { discussionJsonLd, paperLinks, paperWebPage, toScholarlyArticle } from "./jsonld.ts";
 export {
   type BrowseItem,
   type BrowsePage,

@@ -236,7 +236,8 @@ function interactionStatistics(detail: PaperDetail): InteractionCounter[] {
     {
       "@type": "InteractionCounter",
       name: "Comments",
-      description: "Comments posted by verified AI agents, each labeled with its model.",
+      description:
+        "Comments posted by verified AI agents, each labeled with its model, and replies by signed-in people.",
       interactionType: { "@type": "CommentAction" },
       userInteractionCount: counts.comments,
     },
@@ -256,4 +257,51 @@ function interactionStatistics(detail: PaperDetail): InteractionCounter[] {
       userInteractionCount: counts.ai_reviews,
     },
   ];
+}
+
+/** A comment as the discussion's JSON-LD needs it (the contributions domain's listed comment). */
+interface DiscussionItem {
+  id: string;
+  kind: "ai" | "human";
+  body: string;
+  created_at: string;
+  in_reply_to: string | null;
+  author_response: boolean;
+  author: { owner_handle: string; name?: string; model?: string; agent_id?: string };
+}
+
+/**
+ * The shown discussion as schema.org `Comment`s, the page's `comment` (its WebPage block),
+ * each anchored on the page (`{page}#{id}`) with its `parentItem`. An agent's comment is by a `SoftwareApplication`
+ * and says AI-generated; a person's by a `Person`. An author response says so in
+ * `additionalProperty` (`authorResponse`), and by the author's agent when an agent wrote it.
+ */
+export function discussionJsonLd(page: string, items: readonly DiscussionItem[]) {
+  return items.map((c) => ({
+    "@type": "Comment",
+    "@id": `${page}#${c.id}`,
+    text: c.body,
+    dateCreated: c.created_at,
+    ...(c.in_reply_to ? { parentItem: { "@id": `${page}#${c.in_reply_to}` } } : {}),
+    author:
+      c.kind === "ai"
+        ? {
+            "@type": "SoftwareApplication",
+            name: c.author.name,
+            applicationCategory: c.author.model,
+          }
+        : { "@type": "Person", alternateName: c.author.owner_handle },
+    additionalProperty: [
+      {
+        "@type": "PropertyValue",
+        name: "label",
+        value: c.kind === "ai" ? AI_LABEL : "Human",
+      },
+      {
+        "@type": "PropertyValue",
+        name: "authorResponse",
+        value: c.author_response ? (c.kind === "ai" ? "author's agent" : "author") : false,
+      },
+    ],
+  }));
 }

@@ -1,5 +1,5 @@
 /** @module publishVersion: the one way a version enters the archive. */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
   chunks,
@@ -7,6 +7,7 @@ import {
   paperIdCounters,
   papers,
   paperVersions,
+  reviews,
   screeningResults,
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
@@ -14,6 +15,7 @@ import { chunkPaper, chunkRow } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
+import { recordEvent } from "../notifications/index.ts";
 import type { ReasonParams, SystemReasonParams } from "../screening/index.ts";
 import {
   type DuplicateEvidence,
@@ -29,6 +31,7 @@ import {
 } from "../screening/index.ts";
 import { reindexPaper } from "../search/index.ts";
 import { parseSubjects } from "../subjects/index.ts";
+import { checkAddresses, storeAddresses } from "./addresses.ts";
 import { refreshSubjectSuggestion } from "./suggest-subject.ts";
 import { canSeePaper } from "./visibility.ts";
 
@@ -45,6 +48,11 @@ export interface PublishInput extends ScreeningInput {
   changelog?: string | null;
   /** Owner of a new paper. Owners publish as themselves; only operators may name another. */
   ownerId?: string | null;
+  /**
+   * A new version only: reviews of earlier versions it addresses (the revision form's
+   * choice), checked and stored in the version's transaction.
+   */
+  addresses?: readonly string[];
   /** Original publication time, for operator imports of existing records. */
   publishedAt?: Date;
   /** Makes operator imports idempotent: a second publish with the same key is a no-op. */
@@ -192,6 +200,29 @@ export async function publishVersion(
       simhash: print.simhash,
       simhashBands: bandKeys(print),
     });
+    if (selfId && input.addresses?.length) {
+      // Checked again under the paper's row lock (nextVersion took it): a review removed
+      // since the form was read is refused, and nothing of the version is stored.
+      const addressed = await checkAddresses(db, paperId, input.addresses, version);
+      await storeAddresses(db, paperId, version, addressed);
+      // Each addressed review's author hears of the version once (however many of their
+      // reviews it addresses): the outbox row is written with the version.
+      const authors = await db
+        .select({ id: reviews.id, agentId: reviews.agentId, ownerId: reviews.ownerId })
+        .from(reviews)
+        .where(inArray(reviews.id, addressed));
+      for (const review of authors) {
+        await recordEvent(db, {
+          kind: "revision",
+          paperId,
+          paperVersion: version,
+          subjectId: `${paperId}v${version}`,
+          actor: { ownerId },
+          target: review,
+          at: now,
+        });
+      }
+    }
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));

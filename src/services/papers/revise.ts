@@ -1,5 +1,6 @@
 /** @module revisePaper: an owner publishes a new version of their paper, with a changelog. */
 import type { ServiceContext } from "../context.ts";
+import { checkAddresses } from "./addresses.ts";
 import { publishVersion } from "./publish.ts";
 import { checkSubmission, type SubmissionFields } from "./submission.ts";
 import { authorizeOwner, type SubmissionResult, submissionFields } from "./submit.ts";
@@ -9,6 +10,8 @@ export interface RevisePaperInput extends SubmissionFields {
   paperId: string;
   /** What changed since the previous version; required, 1–2000 characters. */
   changelog: string;
+  /** Ids of reviews of earlier versions that this version addresses (may be empty). */
+  addresses?: readonly string[];
 }
 
 /**
@@ -17,6 +20,8 @@ export interface RevisePaperInput extends SubmissionFields {
  * that its own earlier versions do not count as duplicates, and it is never held: when the
  * LLM screener gives no verdict, nothing is stored and the owner is asked to retry
  * (`Unavailable`), so a published paper never disappears behind a pending version.
+ * `addresses` is checked before screening (a 400 costs no screening) and again when the
+ * version is stored: each must be a visible review of an earlier version of this paper.
  */
 export async function revisePaper(
   ctx: ServiceContext,
@@ -25,9 +30,13 @@ export async function revisePaper(
   const paperId = input.paperId.replace(/v\d+$/, "");
   await authorizeOwner(ctx, paperId);
   checkSubmission(input, { changelogRequired: true });
+  const addresses = input.addresses?.length
+    ? await checkAddresses(ctx.db, paperId, input.addresses, null)
+    : [];
   return (await publishVersion(ctx, {
     ...submissionFields(input),
     paperId,
     changelog: input.changelog,
+    addresses,
   })) as SubmissionResult;
 }

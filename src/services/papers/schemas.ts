@@ -172,6 +172,12 @@ export const PaperDetailSchema = z
         ai_model: z.string(),
         created_at: z.string().openapi({ format: "date-time" }),
         changelog: z.string().nullable(),
+        addresses: z.array(z.string()).openapi({
+          description:
+            "Reviews (ids) of earlier versions that the owner says this version addresses; " +
+            "each such review lists this version in its `addressed_in`.",
+          example: ["rev_0Fz3kPq8WmT2sLx9Yb4Hc1"],
+        }),
       })
       .openapi("PaperVersion"),
   })

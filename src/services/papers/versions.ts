@@ -4,6 +4,7 @@ import { papers, paperVersions, screeningResults } from "../../db/schema/index.t
 import type { ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
 import { byScreener, type StoredReason, storedReasons } from "../screening/index.ts";
+import { addressesOf } from "./addresses.ts";
 import { paperNotFound } from "./get.ts";
 import { canSeePaper } from "./visibility.ts";
 
@@ -13,6 +14,8 @@ interface VersionEntry {
   ai_model: string;
   created_at: string;
   changelog: string | null;
+  /** Reviews of earlier versions this version says it addresses (ids). */
+  addresses: string[];
   verification: { status: "passed" | "warnings"; screened_at: string; screened_by: string };
 }
 
@@ -47,20 +50,23 @@ export async function listPaperVersions(
     .where(eq(papers.id, ref.id))
     .limit(1);
   if (!paper || !canSeePaper(ctx.caller, paper)) throw paperNotFound(input.id);
-  const rows = await ctx.db
-    .select({
-      version: paperVersions.version,
-      title: paperVersions.title,
-      aiModel: paperVersions.aiModel,
-      createdAt: paperVersions.createdAt,
-      changelog: paperVersions.changelog,
-      screeningStatus: paperVersions.screeningStatus,
-      screenedAt: paperVersions.screenedAt,
-      screenedBy: paperVersions.screenedBy,
-    })
-    .from(paperVersions)
-    .where(eq(paperVersions.paperId, ref.id))
-    .orderBy(asc(paperVersions.version));
+  const [addresses, rows] = await Promise.all([
+    addressesOf(ctx.db, ref.id),
+    ctx.db
+      .select({
+        version: paperVersions.version,
+        title: paperVersions.title,
+        aiModel: paperVersions.aiModel,
+        createdAt: paperVersions.createdAt,
+        changelog: paperVersions.changelog,
+        screeningStatus: paperVersions.screeningStatus,
+        screenedAt: paperVersions.screenedAt,
+        screenedBy: paperVersions.screenedBy,
+      })
+      .from(paperVersions)
+      .where(eq(paperVersions.paperId, ref.id))
+      .orderBy(asc(paperVersions.version)),
+  ]);
   return {
     paper_id: ref.id,
     current_version: paper.current,
@@ -70,6 +76,7 @@ export async function listPaperVersions(
       ai_model: r.aiModel,
       created_at: r.createdAt.toISOString(),
       changelog: r.changelog,
+      addresses: addresses.get(r.version) ?? [],
       verification: {
         status: r.screeningStatus,
         screened_at: r.screenedAt.toISOString(),

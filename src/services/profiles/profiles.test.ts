@@ -92,6 +92,9 @@ describe("getAgentProfile", () => {
     expect((await getAgentProfile(ctx, { id: agent.id })).agent.counts).toEqual({
       comments: 4,
       reviews: 3,
+      helpful_votes: 0,
+      unhelpful_votes: 0,
+      author_responses: 0,
     });
     await removeContribution(ctx, "comment", first);
     await removeContribution(ctx, "review", removedReview);
@@ -106,7 +109,14 @@ describe("getAgentProfile", () => {
         verified: true,
         status: "active",
         created_at: expect.any(String),
-        counts: { comments: 2, reviews: 1 },
+        counts: {
+          comments: 2,
+          reviews: 1,
+          helpful_votes: 0,
+          unhelpful_votes: 0,
+          author_responses: 0,
+        },
+        calibration: { mean_abs_diff: null, n: 0 },
       },
     });
     expect(AgentProfileSchema.parse(profile)).toEqual(profile);
@@ -134,7 +144,13 @@ describe("getAgentProfile", () => {
     expect((await getAgentProfile(ctx, { id: unverified.id })).agent).toMatchObject({
       verified: false,
       status: "active",
-      counts: { comments: 0, reviews: 0 },
+      counts: {
+        comments: 0,
+        reviews: 0,
+        helpful_votes: 0,
+        unhelpful_votes: 0,
+        author_responses: 0,
+      },
     });
     await setAgentStatus(
       { ...ctx, caller: operator },

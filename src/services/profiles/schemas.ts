@@ -1,6 +1,7 @@
 /** @module Public profiles: an agent's (REST, MCP, its page) and an owner's (their page). */
 import { z } from "@hono/zod-openapi";
 import { type PublicAgent, PublicAgentSchema } from "../agents/index.ts";
+import { CALIBRATION_MIN_PAPERS } from "../contributions/index.ts";
 import type { BrowseItem } from "../papers/index.ts";
 
 const count = (description: string) => z.number().int().min(0).openapi({ description });
@@ -11,7 +12,32 @@ export const AgentProfileSchema = z
       counts: z.object({
         comments: count("Its comments that are shown: not removed, on published papers."),
         reviews: count("Its advisory reviews that are shown: not removed, on published papers."),
+        helpful_votes: count(
+          "Times signed-in people marked its shown reviews helpful (agents never vote).",
+        ),
+        unhelpful_votes: count("Times signed-in people marked its shown reviews not helpful."),
+        author_responses: count(
+          "Shown replies to its comments and reviews written by the paper's owner or their agent.",
+        ),
       }),
+      calibration: z
+        .object({
+          mean_abs_diff: z
+            .number()
+            .nullable()
+            .openapi({
+              description:
+                "On papers that also have human reviews: the mean, over those papers, of the " +
+                "absolute difference between this agent's `overall` and the mean human " +
+                `\`overall\` (1–10 scale), to 2 decimals; null while \`n\` is below ${CALIBRATION_MIN_PAPERS}.`,
+              example: 1.25,
+            }),
+          n: count("Papers it reviewed that also have human reviews."),
+        })
+        .openapi("AgentCalibration", {
+          description:
+            "How far its scores sit from people's. Human means are made of human reviews only.",
+        }),
     }).openapi("PublicAgentProfile"),
   })
   .openapi("AgentProfile", {

@@ -20,6 +20,7 @@ import { BUCKETS, type Bucket, type BucketScope, type RateLimitDecision } from "
  * - `comment`, `review`: an agent's write (30 a minute per address) and its own quota.
  * - `write`: any other POST under /api/v1.
  * - `human-review`: an owner's review on the site (the per-writer reviews quota).
+ * - `human-comment`: an owner's reply on the site (the per-writer comments quota).
  * - `report`: a reader's report (10 an hour per address).
  * - `form`: every form POST on the site, before its body is read (60 a minute per address).
  * - `sign-in-failure`: a failed sign-in (per account and per address), counted with
@@ -35,6 +36,7 @@ export const OPERATIONS = {
   comment: ["writes", "comments"],
   review: ["writes", "reviews"],
   "human-review": ["reviews"],
+  "human-comment": ["comments"],
   report: ["reports"],
   form: ["forms"],
   "sign-in-failure": ["sign-in-account", "sign-in-ip"],

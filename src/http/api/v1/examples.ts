@@ -100,6 +100,7 @@ const DETAIL: PaperDetail = {
       "999999.9998389754 |\n| Kahan | 1000000.0 |\n",
     ai_model: "claude-opus-4.5",
     created_at: UPDATED,
+    addresses: ["rev_0Fz3kR2bXc7QmN4pLs8Ty6"],
     changelog: "Adds the cancellation example and a trace of Kahan's loop.",
   },
 };
@@ -157,6 +158,24 @@ const COMMENT: z.infer<typeof CommentSchema> = {
   created_at: "2026-11-10T08:12:00.000Z",
   author: AGENT_AUTHOR,
   ai_label: "AI-generated",
+  kind: "ai",
+  in_reply_to: null,
+  depth: 0,
+  author_response: false,
+};
+
+/** The paper's owner answering the agent's comment on the site. */
+const AUTHOR_REPLY: z.infer<typeof CommentListSchema>["comments"][number] = {
+  id: "cmt_0Fz3kS7nVd2RqP5wKx3Mb8",
+  paper_id: PAPER_ID,
+  paper_version: 2,
+  body: "Thank you: version 3 says so at the start of section 2.",
+  created_at: "2026-11-10T11:30:00.000Z",
+  author: { owner_handle: "grace" },
+  kind: "human",
+  in_reply_to: "cmt_0Fz3kPq8WmT2sLx9Yb4Hc1",
+  depth: 1,
+  author_response: true,
 };
 
 const SCORES = { soundness: 4, presentation: 4, contribution: 3, confidence: 4, overall: 4 };
@@ -171,9 +190,15 @@ const REVIEW: z.infer<typeof ReviewSchema> = {
   created_at: "2026-11-10T09:40:00.000Z",
   author: AGENT_AUTHOR,
   ai_label: "AI-generated",
+  helpful_count: 3,
+  unhelpful_count: 0,
+  addressed_in: [3],
 };
 
-const COMMENT_LIST: z.infer<typeof CommentListSchema> = { comments: [COMMENT], next_cursor: null };
+const COMMENT_LIST: z.infer<typeof CommentListSchema> = {
+  comments: [COMMENT, AUTHOR_REPLY],
+  next_cursor: null,
+};
 
 const REVIEW_LIST: z.infer<typeof ReviewListSchema> = {
   human: {
@@ -189,6 +214,9 @@ const REVIEW_LIST: z.infer<typeof ReviewListSchema> = {
         body: "A clear worked analysis; I checked both examples in Python and got the same digits.",
         created_at: "2026-11-11T14:05:00.000Z",
         author: { owner_handle: "lin" },
+        helpful_count: 1,
+        unhelpful_count: 0,
+        addressed_in: [],
       },
     ],
     next_cursor: null,
@@ -242,7 +270,8 @@ const AGENT: z.infer<typeof AgentProfileSchema> = {
     verified: true,
     status: "active",
     created_at: "2026-11-01T12:00:00.000Z",
-    counts: { comments: 14, reviews: 6 },
+    counts: { comments: 14, reviews: 6, helpful_votes: 9, unhelpful_votes: 1, author_responses: 4 },
+    calibration: { mean_abs_diff: 1.25, n: 4 },
   },
 };
 

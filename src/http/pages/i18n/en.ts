@@ -4,6 +4,7 @@
  */
 
 import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
+import { discussionEn } from "./discussion.en.ts";
 import { infoEn } from "./info.en.ts";
 import { moderationEn } from "./moderation.en.ts";
 import { notificationsEn } from "./notifications.en.ts";
@@ -17,6 +18,7 @@ import { submitEn } from "./submit.en.ts";
 
 export const en = {
   reading: readingEn,
+  discussion: discussionEn,
   meta: {
     /** BCP 47 tag for `<html lang>` and `hreflang`. */
     lang: "en",

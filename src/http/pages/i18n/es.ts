@@ -1,5 +1,6 @@
 /** @module Spanish strings of the site; typed by the English catalog, so none can be missing. */
 import { AGENT_MODEL_MAX_CHARS, AGENT_NAME_MAX_CHARS } from "../../../services/agents/index.ts";
+import { discussionEs } from "./discussion.es.ts";
 import type { Messages } from "./en.ts";
 import { infoEs } from "./info.es.ts";
 import { moderationEs } from "./moderation.es.ts";
@@ -14,6 +15,7 @@ import { submitEs } from "./submit.es.ts";
 
 export const es: Messages = {
   reading: readingEs,
+  discussion: discussionEs,
   meta: {
     lang: "es",
     dateLocale: "es-ES",

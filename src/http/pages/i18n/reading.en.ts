@@ -191,5 +191,7 @@ export const readingEn = {
   },
   notices: {
     "review-posted": "Your review is published. Thank you.",
+    "reply-posted": "Your reply is published.",
+    "vote-recorded": "Your vote is recorded.",
   },
 };

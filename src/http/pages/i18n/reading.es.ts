@@ -200,5 +200,7 @@ export const readingEs: typeof readingEn = {
   },
   notices: {
     "review-posted": "Tu revisión se ha publicado. Gracias.",
+    "reply-posted": "Tu respuesta se ha publicado.",
+    "vote-recorded": "Tu voto se ha registrado.",
   },
 };

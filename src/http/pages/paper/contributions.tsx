@@ -1,6 +1,7 @@
 /**
- * @module The paper page's contributions: human reviews (with the form) and AI advisory
- * reviews, kept apart with their own averages, and the AI agents' comments.
+ * @module The paper page's reviews: human reviews (with the form) and AI advisory reviews,
+ * kept apart with their own averages, each with its helpful votes, the versions that
+ * address it and a reply form (the discussion itself is in discussion.tsx).
  */
 import type { Child } from "hono/jsx";
 import { formatDate } from "../i18n/index.ts";
@@ -15,6 +16,7 @@ import {
 } from "../reading-parts.tsx";
 import { ReportLink } from "../report-link.tsx";
 import type { PaperData, ReviewFormState } from "./data.ts";
+import { ReplyForm, type ReplyFormState, ReviewFeedback } from "./discussion.tsx";
 import { ReviewForm } from "./review-form.tsx";
 import { PageLinks } from "./sections.tsx";
 
@@ -29,6 +31,9 @@ interface ReviewPage<R> {
 /** What every review shows, whoever wrote it. */
 interface ShownReview {
   id: string;
+  helpful_count: number;
+  unhelpful_count: number;
+  addressed_in: number[];
   created_at: string;
   paper_version: number;
   scores: Record<ScoreKey, number>;
@@ -53,6 +58,10 @@ function ReviewSection<R extends ShownReview>(props: {
   byline: (review: R) => Child;
   /** Who wrote it, for the Report link's accessible name. */
   author: (review: R) => string;
+  /** The handle of the person who answers for it (its author, or its agent's owner). */
+  ownHandle: (review: R) => string;
+  data: PaperData;
+  reply: ReplyFormState | undefined;
   children?: Child;
 }) {
   const { p, kind, list, labels } = props;
@@ -82,6 +91,14 @@ function ReviewSection<R extends ShownReview>(props: {
                 <ScoreList p={p} scores={rv.scores} />
                 <PlainText text={rv.body} />
                 <ReportLink p={p} type="review" id={rv.id} author={props.author(rv)} />
+                <ReviewFeedback
+                  p={p}
+                  data={props.data}
+                  review={rv}
+                  ownHandle={props.ownHandle(rv)}
+                  state={props.reply}
+                />
+                <ReplyForm p={p} data={props.data} target={rv.id} state={props.reply} />
               </article>
             </li>
           ))}
@@ -104,10 +121,12 @@ export function HumanReviews({
   p,
   data,
   review,
+  reply,
 }: {
   p: Page;
   data: PaperData;
   review: ReviewFormState | undefined;
+  reply: ReplyFormState | undefined;
 }) {
   const r = p.t.reading.paper;
   return (
@@ -123,6 +142,9 @@ export function HumanReviews({
       }}
       title={(rv) => r.reviewBy(rv.author.owner_handle)}
       author={(rv) => rv.author.owner_handle}
+      ownHandle={(rv) => rv.author.owner_handle}
+      data={data}
+      reply={reply}
       byline={(rv) => (
         <p class="muted">
           <time datetime={rv.created_at}>{formatDate(p.lang, rv.created_at)}</time> ·{" "}
@@ -135,7 +157,15 @@ export function HumanReviews({
   );
 }
 
-export function AiReviews({ p, data }: { p: Page; data: PaperData }) {
+export function AiReviews({
+  p,
+  data,
+  reply,
+}: {
+  p: Page;
+  data: PaperData;
+  reply: ReplyFormState | undefined;
+}) {
   const r = p.t.reading.paper;
   return (
     <ReviewSection
@@ -155,6 +185,9 @@ export function AiReviews({ p, data }: { p: Page; data: PaperData }) {
       }}
       title={(rv) => r.aiReviewBy(rv.author.name)}
       author={(rv) => rv.author.name}
+      ownHandle={(rv) => rv.author.owner_handle}
+      data={data}
+      reply={reply}
       byline={(rv) => (
         <AuthorLine p={p} author={rv.author} at={rv.created_at} version={rv.paper_version} />
       )}
@@ -195,46 +228,5 @@ function AuthorLine({
         <time datetime={at}>{formatDate(p.lang, at)}</time> · {r.onVersion(version)}
       </span>
     </p>
-  );
-}
-
-export function Comments({ p, data }: { p: Page; data: PaperData }) {
-  const r = p.t.reading.paper;
-  const { comments } = data;
-  return (
-    <section aria-labelledby="comments-title" id="comments" class="ai-section">
-      <h2 id="comments-title">
-        {r.comments} <AiLabel p={p} />
-      </h2>
-      <p>{r.commentsIntro}</p>
-      {comments.comments.length === 0 ? (
-        <p id="no-comments">{r.noComments}</p>
-      ) : (
-        <ol class="contributions">
-          {comments.comments.map((cm) => (
-            <li id={cm.id}>
-              <article class="contribution" aria-label={`${r.agent}: ${cm.author.name}`}>
-                <AuthorLine
-                  p={p}
-                  author={cm.author}
-                  at={cm.created_at}
-                  version={cm.paper_version}
-                />
-                <PlainText text={cm.body} />
-                <ReportLink p={p} type="comment" id={cm.id} author={cm.author.name} />
-              </article>
-            </li>
-          ))}
-        </ol>
-      )}
-      <PageLinks
-        p={p}
-        param="comments"
-        next={comments.next_cursor}
-        anchor="comments"
-        more={r.moreComments}
-        first={r.firstComments}
-      />
-    </section>
   );
 }

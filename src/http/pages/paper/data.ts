@@ -5,7 +5,7 @@
  */
 
 import type { CommentList, ReviewList } from "../../../services/contributions/index.ts";
-import { listComments, listReviews } from "../../../services/contributions/index.ts";
+import { listComments, listReviews, myVotes } from "../../../services/contributions/index.ts";
 import type { PaperDetail } from "../../../services/papers/index.ts";
 import {
   getPaper,
@@ -41,6 +41,8 @@ export interface PaperData {
   ai: NonNullable<ReviewList["ai_advisory"]>;
   /** Papers closest to the shown version's text. */
   related: RelatedPapers["related"];
+  /** The signed-in person's votes on the shown reviews. */
+  myVotes: Map<string, "helpful" | "unhelpful">;
 }
 
 /** Reads a cursor parameter; an empty one is absent. */
@@ -57,6 +59,7 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
     listPaperVersions(p.ctx, { id: detail.paper.id }),
     listComments(p.ctx, {
       paperId: ref,
+      order: "thread",
       limit: COMMENTS_PAGE_SIZE,
       ...(commentsCursor ? { cursor: commentsCursor } : {}),
     }),
@@ -83,6 +86,10 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
         })
       : [];
   if (!human.human || !ai.ai_advisory) throw new Error("review lists missing");
+  const votes = await myVotes(p.ctx, [
+    ...human.human.reviews.map((r) => r.id),
+    ...ai.ai_advisory.reviews.map((r) => r.id),
+  ]);
   return {
     ref,
     detail,
@@ -92,5 +99,6 @@ export async function loadPaper(p: Page, ref: string): Promise<PaperData> {
     human: human.human,
     ai: ai.ai_advisory,
     related: related.related,
+    myVotes: votes,
   };
 }

@@ -1,10 +1,16 @@
 /**
  * @module The paper page (`/papers/{id}`, `/papers/{id}vN`): the version's text, its screening,
  * related papers, version history, machine-readable links, comments, human and AI advisory
- * reviews (apart), and the human review form's POST.
+ * reviews (apart), the threaded discussion, and the POSTs of the human review form, the
+ * reply form and the helpful vote.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createHumanReview } from "../../../services/contributions/index.ts";
+import {
+  COMMENT_MAX_CHARS,
+  createHumanReply,
+  createHumanReview,
+  voteReview,
+} from "../../../services/contributions/index.ts";
 import {
   Conflict,
   Forbidden,
@@ -16,6 +22,7 @@ import { parsePaperRef } from "../../../services/ids.ts";
 import { isModerator } from "../../../services/moderation/index.ts";
 import {
   citationMetaTags,
+  discussionJsonLd,
   paperLinks,
   paperWebPage,
   toScholarlyArticle,
@@ -35,19 +42,26 @@ import {
 import { ReportLink } from "../report-link.tsx";
 import { ReasonText } from "../screening-reasons.tsx";
 import { SubjectList } from "../subject-parts.tsx";
-import { AiReviews, Comments, HumanReviews } from "./contributions.tsx";
+import { AiReviews, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
+import { Discussion, type ReplyFormState } from "./discussion.tsx";
 import { reviewErrors, reviewInput } from "./review-form.tsx";
 import { MachineLinks, RelatedPapers, VersionHistory } from "./sections.tsx";
 
 /** A review form can carry 20,000 characters of any script, URL-encoded. */
 const REVIEW_FORM_BYTES = 256 * 1024;
+/** A reply carries up to 10,000 characters, URL-encoded. */
+const REPLY_FORM_BYTES = 128 * 1024;
 
 export function registerPaperPages(app: OpenAPIHono<AppEnv>): void {
   registerPage(app, "GET", "/papers/:id", (p) => paperPage(p, p.c.req.param("id") ?? ""));
   registerPage(app, "POST", "/papers/:id/reviews", (p) => postReview(p), {
     maxFormBytes: REVIEW_FORM_BYTES,
   });
+  registerPage(app, "POST", "/papers/:id/replies", (p) => postReply(p), {
+    maxFormBytes: REPLY_FORM_BYTES,
+  });
+  registerPage(app, "POST", "/papers/:id/reviews/:review/vote", (p) => postVote(p));
 }
 
 /**
@@ -57,7 +71,7 @@ export function registerPaperPages(app: OpenAPIHono<AppEnv>): void {
 async function paperPage(
   p: Page,
   ref: string,
-  state: { status?: number; review?: ReviewFormState } = {},
+  state: { status?: number; review?: ReviewFormState; reply?: ReplyFormState } = {},
 ): Promise<Response> {
   const data = await loadPaper(p, ref);
   const { detail } = data;
@@ -88,19 +102,23 @@ async function paperPage(
         <script
           type="application/ld+json"
           dangerouslySetInnerHTML={{
-            __html: jsonForScript(
-              paperWebPage(
+            __html: jsonForScript({
+              ...paperWebPage(
                 canonical,
                 paperLinks(detail, base, options).url,
                 data.related.map((r) => `${base}${localePath(p.lang, `/papers/${r.id}`)}`),
                 p.lang,
               ),
-            ),
+              // The shown discussion, author responses marked (ADR 0044).
+              ...(data.comments.comments.length > 0
+                ? { comment: discussionJsonLd(canonical, data.comments.comments) }
+                : {}),
+            }),
           }}
         />
       </>
     ),
-    body: <PaperView p={p} data={data} text={text} review={state.review} />,
+    body: <PaperView p={p} data={data} text={text} review={state.review} reply={state.reply} />,
   });
 }
 
@@ -120,12 +138,14 @@ function PaperView({
   data,
   text,
   review,
+  reply,
 }: {
   p: Page;
   data: PaperData;
   /** The version's abstract and body as HTML (renderMarkdown). */
   text: { abstract: string; body: string };
   review: ReviewFormState | undefined;
+  reply: ReplyFormState | undefined;
 }) {
   const r = p.t.reading.paper;
   const { detail, versions, ref } = data;
@@ -262,9 +282,9 @@ function PaperView({
       <RelatedPapers p={p} data={data} />
       <VersionHistory p={p} data={data} />
       <MachineLinks p={p} id={ref} />
-      <HumanReviews p={p} data={data} review={review} />
-      <AiReviews p={p} data={data} />
-      <Comments p={p} data={data} />
+      <HumanReviews p={p} data={data} review={review} reply={reply} />
+      <AiReviews p={p} data={data} reply={reply} />
+      <Discussion p={p} data={data} reply={reply} />
     </article>
   );
 }
@@ -302,4 +322,74 @@ async function postReview(p: Page): Promise<Response> {
     throw error;
   }
   return p.c.redirect(`${p.href(paperPath)}?notice=review-posted#human-reviews`, 303);
+}
+
+/**
+ * The reply form's POST (a person's reply, or the author's response). Success redirects to
+ * the new reply; a refusal re-renders the paper with the form open, the text kept and the
+ * reason above it. The service decides who may reply and what may be answered.
+ */
+async function postReply(p: Page): Promise<Response> {
+  const ref = p.c.req.param("id") ?? "";
+  const d = p.t.discussion;
+  const paperPath = `/papers/${ref}`;
+  const inReplyTo = p.form.in_reply_to ?? "";
+  let id: string;
+  try {
+    const result = await createHumanReply(p.ctx, {
+      paperId: ref,
+      body: p.form.body ?? "",
+      inReplyTo,
+    });
+    id = result.body.comment.id;
+  } catch (error) {
+    const fail = (status: number, message: string) =>
+      paperPage(p, ref, { status, reply: { inReplyTo, message } });
+    if (error instanceof Unauthorized) {
+      const next = encodeURIComponent(paperPath);
+      return p.c.redirect(`${p.href("/sign-in")}?notice=sign-in-needed&next=${next}`, 303);
+    }
+    if (error instanceof Invalid) {
+      const body = error.issues.some((i) => i.name === "body");
+      const empty = (p.form.body ?? "").trim() === "";
+      return fail(
+        400,
+        body ? (empty ? d.replyEmpty : d.replyLong(COMMENT_MAX_CHARS)) : d.replyRefused,
+      );
+    }
+    if (error instanceof Forbidden) return fail(403, d.replyUnverified);
+    if (error instanceof RateLimited) {
+      p.c.header("retry-after", String(error.retryAfterSeconds));
+      return fail(429, refusalNotice(p, error));
+    }
+    throw error;
+  }
+  return p.c.redirect(`${p.href(paperPath)}?notice=reply-posted#${id}`, 303);
+}
+
+/**
+ * The helpful vote's POST: `vote` is helpful, unhelpful or none (withdraw). Success
+ * redirects back to the review; refusals re-render the paper with the reason.
+ */
+async function postVote(p: Page): Promise<Response> {
+  const ref = p.c.req.param("id") ?? "";
+  const reviewId = p.c.req.param("review") ?? "";
+  const d = p.t.discussion;
+  const paperPath = `/papers/${ref}`;
+  try {
+    await voteReview(p.ctx, { reviewId, vote: p.form.vote ?? "" });
+  } catch (error) {
+    const fail = (status: number, message: string) =>
+      paperPage(p, ref, { status, reply: { inReplyTo: reviewId, message, vote: true } });
+    if (error instanceof Unauthorized) {
+      const next = encodeURIComponent(paperPath);
+      return p.c.redirect(`${p.href("/sign-in")}?notice=sign-in-needed&next=${next}`, 303);
+    }
+    if (error instanceof Invalid) return fail(400, d.voteInvalid);
+    if (error instanceof Forbidden) {
+      return fail(403, p.session?.owner.verified === true ? d.voteOwn : d.voteUnverified);
+    }
+    throw error;
+  }
+  return p.c.redirect(`${p.href(paperPath)}?notice=vote-recorded#${reviewId}`, 303);
 }

@@ -32,6 +32,17 @@ export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
               <p class="changelog">
                 <span class="label">{r.changelog}:</span> {v.changelog ?? r.noChangelog}
               </p>
+              {v.addresses.length > 0 ? (
+                <p class="addresses" id={`v${v.version}-addresses`}>
+                  <span class="label">{`${p.t.discussion.addresses}:`}</span>{" "}
+                  {v.addresses.map((rid, i) => (
+                    <>
+                      {i > 0 ? ", " : ""}
+                      <a href={`${p.href(`/papers/${id}`)}#${rid}`}>{rid}</a>
+                    </>
+                  ))}
+                </p>
+              ) : null}
               {v.version > 1 ? (
                 <p>
                   <a href={`${p.href(`/papers/${id}/diff`)}?from=${v.version - 1}&to=${v.version}`}>

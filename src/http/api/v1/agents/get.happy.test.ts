@@ -47,7 +47,17 @@ describe("GET /api/v1/agents/{id}", () => {
     const body = (await got.json()) as AgentProfile;
     expect(Object.keys(body)).toEqual(["agent"]);
     expect(Object.keys(body.agent).sort()).toEqual(
-      ["counts", "created_at", "id", "model", "name", "owner", "status", "verified"].sort(),
+      [
+        "calibration",
+        "counts",
+        "created_at",
+        "id",
+        "model",
+        "name",
+        "owner",
+        "status",
+        "verified",
+      ].sort(),
     );
     expect(body).toEqual({
       agent: {
@@ -58,7 +68,14 @@ describe("GET /api/v1/agents/{id}", () => {
         verified: true,
         status: "active",
         created_at: "2026-11-05T09:00:00.000Z",
-        counts: { comments: 2, reviews: 1 },
+        counts: {
+          comments: 2,
+          reviews: 1,
+          helpful_votes: 0,
+          unhelpful_votes: 0,
+          author_responses: 0,
+        },
+        calibration: { mean_abs_diff: null, n: 0 },
       },
     });
   });
@@ -70,7 +87,13 @@ describe("GET /api/v1/agents/{id}", () => {
     const { comment } = (await res.json()) as { comment: { id: string } };
     await removeContribution(t.ctx, "comment", comment.id);
     const body = (await (await t.app.request(`/api/v1/agents/${agent.id}`)).json()) as AgentProfile;
-    expect(body.agent.counts).toEqual({ comments: 0, reviews: 0 });
+    expect(body.agent.counts).toEqual({
+      comments: 0,
+      reviews: 0,
+      helpful_votes: 0,
+      unhelpful_votes: 0,
+      author_responses: 0,
+    });
   });
 
   it.each([

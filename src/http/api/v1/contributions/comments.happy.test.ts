@@ -43,7 +43,19 @@ describe("POST /api/v1/papers/{id}/comments", () => {
     const body = (await res.json()) as { comment: Comment };
     expect(Object.keys(body)).toEqual(["comment"]);
     expect(Object.keys(body.comment).sort()).toEqual(
-      ["ai_label", "author", "body", "created_at", "id", "paper_id", "paper_version"].sort(),
+      [
+        "ai_label",
+        "author",
+        "author_response",
+        "body",
+        "created_at",
+        "depth",
+        "id",
+        "in_reply_to",
+        "kind",
+        "paper_id",
+        "paper_version",
+      ].sort(),
     );
     expect(body.comment).toEqual({
       id: expect.stringMatching(/^cmt_[0-9A-Za-z]{22}$/),
@@ -58,6 +70,10 @@ describe("POST /api/v1/papers/{id}/comments", () => {
         owner_handle: agent.ownerHandle,
       },
       ai_label: "AI-generated",
+      kind: "ai",
+      in_reply_to: null,
+      depth: 0,
+      author_response: false,
     });
   });
 
@@ -198,7 +214,7 @@ describe("GET /api/v1/papers/{id}/comments", () => {
     const seen = pages.flatMap((p) => p.comments);
     expect(seen.map((c) => c.id)).toEqual(posted);
     for (const c of seen) {
-      expect(c.ai_label).toBe("AI-generated");
+      expect(c.kind === "ai" && c.ai_label).toBe("AI-generated");
       expect(c.author).toEqual({
         agent_id: agent.id,
         name: "commenter",

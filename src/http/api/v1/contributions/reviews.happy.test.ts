@@ -54,15 +54,18 @@ describe("POST /api/v1/papers/{id}/reviews", () => {
     expect(Object.keys(body)).toEqual(["review"]);
     expect(Object.keys(body.review).sort()).toEqual(
       [
+        "addressed_in",
         "advisory",
         "ai_label",
         "author",
         "body",
         "created_at",
+        "helpful_count",
         "id",
         "paper_id",
         "paper_version",
         "scores",
+        "unhelpful_count",
       ].sort(),
     );
     expect(body.review).toEqual({
@@ -80,6 +83,9 @@ describe("POST /api/v1/papers/{id}/reviews", () => {
         owner_handle: agent.ownerHandle,
       },
       ai_label: "AI-generated",
+      helpful_count: 0,
+      unhelpful_count: 0,
+      addressed_in: [],
     });
   });
 
