@@ -100,7 +100,7 @@ const DETAIL: PaperDetail = {
       "999999.9998389754 |\n| Kahan | 1000000.0 |\n",
     ai_model: "claude-opus-4.5",
     created_at: UPDATED,
-    addresses: ["rev_0Fz3kR2bXc7QmN4pLs8Ty6"],
+    addresses: [],
     changelog: "Adds the cancellation example and a trace of Kahan's loop.",
   },
 };
