@@ -6,6 +6,7 @@
  */
 import MarkdownIt from "markdown-it";
 import { highlightCode } from "./markdown-code.ts";
+import { type FigureEnv, useFigures } from "./markdown-figures.ts";
 import { useTexMath } from "./markdown-math.ts";
 
 /** Schemes a link or image in a paper may use; anything else (javascript:, data:, vbscript:, file:) is dropped. */
@@ -51,6 +52,7 @@ for (const rule of ["fence", "code_block"] as const) {
 // A wide table scrolls inside its own focusable box rather than pushing the page sideways.
 md.renderer.rules.table_open = () => '<div class="table-scroll" tabindex="0">\n<table>\n';
 md.renderer.rules.table_close = () => "</table>\n</div>\n";
+useFigures(md);
 
 export interface RenderMarkdownOptions {
   /**
@@ -59,11 +61,13 @@ export interface RenderMarkdownOptions {
    * `<h1>`. Without it, headings keep the levels the author wrote.
    */
   topHeading?: number;
+  /** The version's files (path as the paper writes it → URL), so its figures show. */
+  files?: ReadonlyMap<string, string>;
 }
 
 /** Renders a paper's Markdown (body, abstract) as HTML that is safe to embed in a page. */
 export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): string {
-  const env = {};
+  const env: FigureEnv = options.files ? { files: options.files } : {};
   const tokens = md.parse(source, env);
   if (options.topHeading !== undefined) {
     const levels = tokens.filter((t) => t.type === "heading_open").map((t) => Number(t.tag[1]));

@@ -51,6 +51,7 @@ function detail(title: string, overrides: Partial<PaperDetail["paper"]> = {}): P
       ai_model: paper.ai_model,
       created_at: "2026-11-03T10:00:00.000Z",
       changelog: null,
+      files: [],
     },
   };
 }

@@ -1,6 +1,7 @@
 /** @module getPaper: one paper with its current (or a named) version. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
+import { listVersionFiles } from "../files/index.ts";
 import { parsePaperRef } from "../ids.ts";
 import { selectDetail } from "./hot-reads.ts";
 import { summarise } from "./review-summary.ts";
@@ -24,6 +25,11 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
   if (!row || !canSeePaper(ctx.caller, row.summary)) throw paperNotFound(input.id);
   const { summary, head, requested, ownerHandle } = row;
   if (!requested || requested.version > summary.currentVersion) throw paperNotFound(input.id);
+  const files = await listVersionFiles(
+    publicReadDb(ctx),
+    { paperId: ref.id, version: requested.version },
+    ctx.settings.baseUrl,
+  );
 
   return {
     paper: {
@@ -56,6 +62,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
       ai_model: requested.aiModel,
       created_at: requested.createdAt.toISOString(),
       changelog: requested.changelog,
+      files,
     },
   };
 }

@@ -63,6 +63,7 @@ function detail(overrides: Partial<PaperDetail["paper"]> = {}, version = 2): Pap
       ai_model: version === 2 ? paper.ai_model : "gpt-5.1",
       created_at: paper.versions[version - 1]?.created_at ?? paper.published_at,
       changelog: null,
+      files: [],
     },
   };
 }

@@ -13,6 +13,7 @@ import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper, chunkRow } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
+import { type PreparedFile, storeVersionFiles } from "../files/index.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import type { ReasonParams, SystemReasonParams } from "../screening/index.ts";
 import {
@@ -53,6 +54,11 @@ export interface PublishInput extends ScreeningInput {
    * asked). Owners' submissions always go through it; for them this is ignored.
    */
   llmScreening?: boolean;
+  /**
+   * The version's figures and supplementary files, checked and hashed by the files domain
+   * (prepareSource); stored in the same transaction as the version.
+   */
+  files?: readonly PreparedFile[];
 }
 
 export type PublishResult =
@@ -191,6 +197,7 @@ export async function publishVersion(
       simhash: print.simhash,
       simhashBands: bandKeys(print),
     });
+    await storeVersionFiles(db, { paperId, version }, input.files ?? [], now);
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));

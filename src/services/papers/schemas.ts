@@ -1,5 +1,7 @@
 /** @module Paper shapes returned by the services and documented in OpenAPI (one source). */
+
 import { z } from "@hono/zod-openapi";
+import { VersionFileSchema } from "../files/index.ts";
 import { text } from "../text.ts";
 
 export const AI_LABEL = "AI-generated" as const;
@@ -172,6 +174,10 @@ export const PaperDetailSchema = z
         ai_model: z.string(),
         created_at: z.string().openapi({ format: "date-time" }),
         changelog: z.string().nullable(),
+        files: z.array(VersionFileSchema).openapi({
+          description:
+            "The version's figures, supplementary files and LaTeX source, each at an immutable URL; empty for a Markdown-only paper.",
+        }),
       })
       .openapi("PaperVersion"),
   })
