@@ -141,6 +141,8 @@ async function untar(tar: Uint8Array): Promise<Bundle> {
   const ex = extract();
   const done = new Promise<void>((resolve, reject) => {
     ex.on("entry", (header, stream, next) => {
+      // Destroying the extractor destroys the entry too; its error is the extractor's.
+      stream.on("error", () => {});
       try {
         budget.entry();
         if (header.type === "directory") {
