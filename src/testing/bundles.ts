@@ -32,11 +32,13 @@ export async function makeTarGz(entries: Entries | TarEntry[]): Promise<Uint8Arr
   p.on("data", (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve) => p.on("end", () => resolve()));
   for (const e of list) {
-    const content = e.content === undefined ? undefined : Buffer.from(bytes(e.content));
-    p.entry(
-      { name: e.name, type: e.type ?? "file", ...(e.linkname ? { linkname: e.linkname } : {}) },
-      content,
-    );
+    const header = {
+      name: e.name,
+      type: e.type ?? "file",
+      ...(e.linkname ? { linkname: e.linkname } : {}),
+    };
+    if (e.content === undefined) p.entry(header);
+    else p.entry(header, Buffer.from(bytes(e.content)));
   }
   p.finalize();
   await done;
