@@ -29,7 +29,9 @@ export async function makeTarGz(entries: Entries | TarEntry[]): Promise<Uint8Arr
     : Object.entries(entries).map(([name, content]) => ({ name, content }));
   const p = pack();
   const chunks: Buffer[] = [];
-  p.on("data", (c: Buffer) => chunks.push(c));
+  p.on("data", (c: unknown) => {
+    chunks.push(c as Buffer);
+  });
   const done = new Promise<void>((resolve) => p.on("end", () => resolve()));
   for (const e of list) {
     const header = {
