@@ -61,11 +61,3 @@ export function fixtureEntries(name: string): Entries {
   walk(root);
   return out;
 }
-
-/** A small PNG (a 1×1 pixel) for Markdown bundles. */
-export const TINY_PNG = Uint8Array.from(
-  Buffer.from(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-    "base64",
-  ),
-);

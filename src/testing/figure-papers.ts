@@ -6,11 +6,11 @@ import { makeZip } from "./bundles.ts";
 import { publishPaper } from "./factories.ts";
 
 /** An SVG that would run a script and an event handler if it were ever rendered as a document. */
-export const SCRIPTED_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" onload="window.__svgRan = 1">
+const SCRIPTED_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" onload="window.__svgRan = 1">
 <script>window.__svgRan = 1; alert('svg'); fetch('/api/v1/papers?stolen=1');</script>
 <rect width="40" height="20" fill="#369"/></svg>`;
 
-export async function plotPng(width = 320, height = 200): Promise<Uint8Array> {
+async function plotPng(width = 320, height = 200): Promise<Uint8Array> {
   return new Uint8Array(
     await sharp({ create: { width, height, channels: 3, background: "#8ab" } })
       .png()
@@ -18,7 +18,7 @@ export async function plotPng(width = 320, height = 200): Promise<Uint8Array> {
   );
 }
 
-export const FIGURE_BODY = `## Results
+const FIGURE_BODY = `## Results
 
 The estimate settles after a few steps (Figure [1](#figure-1)).
 

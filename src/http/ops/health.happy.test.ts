@@ -1,6 +1,7 @@
 /** @module /healthz and /readyz when all is well: shapes, every check, no rate limit. */
-import { latexAvailable } from "../../services/files/index.ts";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { latexAvailable } from "../../services/files/index.ts";
 import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createHttpEmbedder } from "../../services/search/embedder.ts";
 import { watchEmbedder } from "../../services/search/embedder-health.ts";

@@ -21,7 +21,7 @@ export interface FigureEnv {
 
 function stripAnchor(inline: Token): string | null {
   const last = inline.children?.at(-1);
-  if (!last || last.type !== "text") return null;
+  if (last?.type !== "text") return null;
   const m = ANCHOR.exec(last.content);
   if (!m?.[1]) return null;
   last.content = last.content.slice(0, m.index);

@@ -19,7 +19,7 @@ const FILE_HEADERS = {
 } as const;
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` (one range); null for anything else (sent whole). */
-export function parseRange(
+function parseRange(
   header: string,
   size: number,
 ): { start: number; end: number } | "unsatisfiable" | null {

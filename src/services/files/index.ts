@@ -1,8 +1,7 @@
 /** @module The files domain's public surface: source bundles, their conversion, stored files. */
 export { bundleReader, type PreparedFile, type PreparedSource, prepareSource } from "./bundle.ts";
 export { LATEX_HOWTO, latexAvailable } from "./latex.ts";
-export { BUNDLE_LIMITS, FIGURE_TYPES, SOURCE_TYPES, SUPPLEMENTARY_TYPES } from "./limits.ts";
-export { getFile, type StoredFile } from "./serve.ts";
+export { getFile } from "./serve.ts";
 export {
   filePath,
   listVersionFiles,

@@ -19,7 +19,7 @@ const PRLIMIT = "/usr/bin/prlimit";
 export const LATEX_HOWTO = "install the Debian packages latexml and bubblewrap";
 
 /** Bounds of one conversion. */
-export const LATEX_LIMITS = {
+const LATEX_LIMITS = {
   /** Wall-clock seconds before the sandbox is killed. */
   seconds: 60,
   /** Address space of the converter, bytes. */
