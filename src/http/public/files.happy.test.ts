@@ -1,6 +1,9 @@
 /** @module GET /files/{sha256}: content by hash, strong ETags, 304, ranges, and figures on the paper page. */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderPaperMarkdown } from "../../mcp/tools/papers.ts";
 import type { PreparedSource } from "../../services/files/index.ts";
+import { getPaper } from "../../services/papers/index.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { publishFigurePaper } from "../../testing/figure-papers.ts";
 
@@ -110,5 +113,29 @@ describe("the paper with figures", () => {
       expect(html).toContain(heading);
       expect(html).toContain(`href="/files/${file("data/estimates.csv").sha256}"`);
     }
+  });
+
+  it("lists figures as the article's images and every file as associated media in JSON-LD, and in the MCP paper text", async () => {
+    const html = await (await t.app.request(`/papers/${paperId}`)).text();
+    const blocks = [
+      ...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
+    ].map((m) => JSON.parse(m[1] ?? "{}") as Record<string, unknown>);
+    const article = blocks.find((b) => b["@type"] === "ScholarlyArticle") as {
+      image: string[];
+      associatedMedia: { encodingFormat: string; contentSize: string; contentUrl: string }[];
+    };
+    expect(article.image).toHaveLength(2);
+    expect(article.image[0]).toMatch(new RegExp(`/files/${file("figures/plot.png").sha256}$`));
+    expect(article.associatedMedia.map((m) => m.encodingFormat)).toEqual([
+      "image/png",
+      "image/svg+xml",
+      "text/csv",
+    ]);
+    expect(article.associatedMedia[2]?.contentSize).toBe(
+      `${file("data/estimates.csv").bytes.byteLength} B`,
+    );
+    const text = renderPaperMarkdown(await getPaper(t.ctx, { id: paperId }));
+    expect(text).toContain("## Files");
+    expect(text).toMatch(/- `data\/estimates\.csv` \(supplementary, text\/csv, \d+ bytes\): http/);
   });
 });
