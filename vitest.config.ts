@@ -15,6 +15,8 @@ export const FULL_TIER = [
   // Machine parts .ci/run installs: Debian's Chromium, and Apertium's en-es pair.
   "**/*.browser.test.ts",
   "**/*.apertium.test.ts",
+  // LaTeXML and bubblewrap (Debian latexml, bubblewrap): LaTeX sources and their sandbox.
+  "**/*.latex.test.ts",
   "test/e2e.test.ts",
   "test/bench-smoke.test.ts",
   "test/browser/**/*.test.ts",

@@ -39,6 +39,7 @@ const ENGINE: Engine = DATABASE_URL ? "postgres" : "pglite";
 const ENGINES: Record<string, Engine[]> = {
   "bench:diff": ["pglite"],
   "bench:render": ["pglite"],
+  "bench:latex": ["pglite"],
   "bench:text": ["pglite"],
   "bench:ratelimit": ["pglite"],
   "bench:start": ["pglite"],
@@ -58,6 +59,7 @@ const RESULTS: Record<string, Record<string, string[]>> = {
   "bench:diff": { diff: ["settings", "cases"] },
   "bench:export": { export: ["settings", "rows"] },
   "bench:find": { find: ["targets", "iterations", "runs"] },
+  "bench:latex": { latex: ["settings", "fidelity", "timing"] },
   "bench:migrate": {
     migrate: ["settings", "import", "migrate", "largestTables", "responses", "backup"],
   },

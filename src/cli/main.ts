@@ -3,6 +3,7 @@
  * backup, restore (and help).
  */
 import { createReadStream, existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.ts";
@@ -10,6 +11,7 @@ import { createLogger } from "../logger.ts";
 import { DataDirLocked, openRuntime, type Runtime } from "../runtime.ts";
 import { createAgent, setAgentStatus } from "../services/agents/index.ts";
 import { DomainError, Invalid } from "../services/errors.ts";
+import { bundleReader } from "../services/files/index.ts";
 import { createOwner, setOwnerRole, verifyOwner } from "../services/owners/index.ts";
 import { importPapers } from "../services/papers/index.ts";
 import {
@@ -171,7 +173,7 @@ async function importCommand(rt: Runtime, args: string[]): Promise<number> {
       }
       progress.tick(done, `${result.outcome} ${result.paper_id ?? ""}`);
     },
-    { llmScreening: values["llm-screening"] ?? false },
+    { llmScreening: values["llm-screening"] ?? false, readSource: bundleReader(dirname(file)) },
   );
   progress.finish("done");
   process.stdout.write(

@@ -3,6 +3,7 @@ export * from "./agents.ts";
 export * from "./chunks.ts";
 export * from "./contributions.ts";
 export * from "./dataset.ts";
+export * from "./files.ts";
 export * from "./moderation.ts";
 export * from "./notifications.ts";
 export * from "./oauth.ts";

@@ -1,5 +1,7 @@
 /** @module /healthz and /readyz when all is well: shapes, every check, no rate limit. */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { latexAvailable } from "../../services/files/index.ts";
 import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createHttpEmbedder } from "../../services/search/embedder.ts";
 import { watchEmbedder } from "../../services/search/embedder-health.ts";
@@ -47,6 +49,7 @@ describe("/readyz", () => {
         "cross_lingual",
         "database",
         "embeddings",
+        "latex_sources",
         "migrations",
         "rate_limits",
         "shutdown",
@@ -69,6 +72,11 @@ describe("/readyz", () => {
     // This app has no translator: readiness says cross-lingual search is off and how to turn it on.
     expect(body.checks.cross_lingual).toMatchObject({ status: "not_configured", critical: false });
     expect(String(body.checks.cross_lingual?.detail)).toContain("apt install apertium-en-es");
+    // LaTeX sources are accepted where LaTeXML and bubblewrap are installed, and said so.
+    expect(body.checks.latex_sources).toMatchObject({
+      status: latexAvailable() ? "ok" : "not_configured",
+      critical: false,
+    });
     for (const name of ["database", "migrations", "rate_limits"]) {
       expect(body.checks[name]?.latency_ms, name).toBeGreaterThanOrEqual(0);
     }

@@ -42,7 +42,11 @@ export function renderTex(source: string, displayMode: boolean): string {
     if (!displayMode) return code;
     body = code;
   }
-  return displayMode ? `<div class="math-display" tabindex="0">${body}</div>\n` : body;
+  if (!displayMode) return body;
+  // A numbered equation (`\tag{2}`) is the target of the paper's `[2](#eq-2)` links.
+  const tag = /\\tag\*?\{([A-Za-z0-9.]{1,20})\}/.exec(source)?.[1];
+  const id = tag ? ` id="eq-${tag}"` : "";
+  return `<div class="math-display"${id} tabindex="0">${body}</div>\n`;
 }
 
 /** Adds the four TeX delimiters to a markdown-it instance. */

@@ -8,6 +8,7 @@
 import type { Token } from "markdown-it";
 import MarkdownIt from "markdown-it";
 import { highlightCode } from "./markdown-code.ts";
+import { type FigureEnv, useFigures } from "./markdown-figures.ts";
 import { useTexMath } from "./markdown-math.ts";
 
 /** Schemes a link or image in a paper may use; anything else (javascript:, data:, vbscript:, file:) is dropped. */
@@ -112,6 +113,7 @@ md.core.ruler.push("table_cell_classes", (state) => {
 // A wide table scrolls inside its own focusable box rather than pushing the page sideways.
 md.renderer.rules.table_open = () => '<div class="table-scroll" tabindex="0">\n<table>\n';
 md.renderer.rules.table_close = () => "</table>\n</div>\n";
+useFigures(md);
 
 export interface RenderMarkdownOptions {
   /**
@@ -120,11 +122,13 @@ export interface RenderMarkdownOptions {
    * `<h1>`. Without it, headings keep the levels the author wrote.
    */
   topHeading?: number;
+  /** The version's files (path as the paper writes it → URL), so its figures show. */
+  files?: ReadonlyMap<string, string>;
 }
 
 /** Renders a paper's Markdown (body, abstract) as HTML that is safe to embed in a page. */
 export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): string {
-  const env = {};
+  const env: FigureEnv = options.files ? { files: options.files } : {};
   const tokens = md.parse(source, env);
   if (options.topHeading !== undefined) {
     const levels = tokens.filter((t) => t.type === "heading_open").map((t) => Number(t.tag[1]));

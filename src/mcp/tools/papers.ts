@@ -220,6 +220,18 @@ export function renderPaperMarkdown(detail: PaperDetail): string {
     version.abstract,
     "",
     version.body,
+    ...(version.files.length > 0
+      ? [
+          "",
+          "## Files",
+          "",
+          "Figures are named in the text by these paths; each is served at its URL.",
+          "",
+          ...version.files.map(
+            (f) => `- \`${f.name}\` (${f.role}, ${f.media_type}, ${f.size} bytes): ${f.url}`,
+          ),
+        ]
+      : []),
   ].join("\n");
 }
 

@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
+import { LATEX_HOWTO, latexAvailable } from "../files/index.ts";
 import { CROSS_LINGUAL_HOWTO } from "../search/index.ts";
 
 type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
@@ -29,6 +30,8 @@ export interface Readiness {
     rate_limits: Check;
     embeddings: Check;
     cross_lingual: Check;
+    /** LaTeX source bundles: LaTeXML and bubblewrap installed (files domain), or refused. */
+    latex_sources: Check;
   };
 }
 
@@ -142,6 +145,13 @@ export async function checkReadiness(
     rate_limits: rateLimits,
     embeddings,
     cross_lingual: crossLingual,
+    latex_sources: (latexAvailable()
+      ? { status: "ok", critical: false, converter: "latexml" }
+      : {
+          status: "not_configured",
+          critical: false,
+          detail: `LaTeX source bundles are refused; to accept them, ${LATEX_HOWTO}`,
+        }) as Check,
   };
   const all = Object.values(checks);
   const blocking = all.filter((c) => c.critical && c.status !== "ok");

@@ -52,6 +52,7 @@ function detail(title: string, overrides: Partial<PaperDetail["paper"]> = {}): P
       created_at: "2026-11-03T10:00:00.000Z",
       changelog: null,
       addresses: [],
+      files: [],
     },
   };
 }

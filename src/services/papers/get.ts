@@ -1,6 +1,7 @@
 /** @module getPaper: one paper with its current (or a named) version. */
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { NotFound } from "../errors.ts";
+import { listVersionFiles } from "../files/index.ts";
 import { parsePaperRef } from "../ids.ts";
 import { addressesOf } from "./addresses.ts";
 import { selectDetail } from "./hot-reads.ts";
@@ -26,6 +27,11 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
   const { summary, head, requested, ownerHandle } = row;
   if (!requested || requested.version > summary.currentVersion) throw paperNotFound(input.id);
   const addresses = requested.version > 1 ? await addressesOf(publicReadDb(ctx), ref.id) : null;
+  const files = await listVersionFiles(
+    publicReadDb(ctx),
+    { paperId: ref.id, version: requested.version },
+    ctx.settings.baseUrl,
+  );
 
   return {
     paper: {
@@ -59,6 +65,7 @@ export async function getPaper(ctx: ServiceContext, input: GetPaperInput): Promi
       created_at: requested.createdAt.toISOString(),
       changelog: requested.changelog,
       addresses: addresses?.get(requested.version) ?? [],
+      files,
     },
   };
 }

@@ -3,14 +3,22 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
+import { DomainError, Invalid } from "../errors.ts";
+import { type PreparedSource, prepareSource } from "../files/index.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
 
 const ImportRecordSchema = z.strictObject({
-  title: z.string(),
-  abstract: z.string(),
-  body: z.string(),
+  /** With a `source` LaTeX bundle, title and abstract default to its \\title and abstract. */
+  title: z.string().optional(),
+  abstract: z.string().optional(),
+  /** Absent when `source` gives the text. */
+  body: z.string().optional(),
+  /** A .zip or .tar.gz source bundle (LaTeX or Markdown with figures), relative to the JSONL file. */
+  source: z.string().min(1).max(500).optional(),
+  /** The bundle's main file, when it cannot be told (several `\\documentclass` or `.md` files). */
+  main: z.string().min(1).max(200).optional(),
   ai_model: z.string(),
   license: z.string(),
   keywords: z.array(z.string()).max(50),
@@ -45,6 +53,12 @@ export interface ImportOptions {
    * would make it slow, costly and dependent on the endpoint (docs/adr/0012).
    */
   llmScreening?: boolean;
+  /**
+   * Reads a record's `source` bundle, given as written in the record (the CLI resolves it
+   * against the JSONL file's folder and refuses paths outside it). Without it, records with
+   * a `source` are invalid.
+   */
+  readSource?: (path: string) => Promise<Uint8Array>;
 }
 
 /**
@@ -115,6 +129,40 @@ async function importLine(
     };
   }
   const record = parsed.data;
+  let source: { prepared: PreparedSource; sha256: string } | null = null;
+  if (record.source) {
+    if (record.body !== undefined) {
+      return {
+        line,
+        outcome: "invalid",
+        messages: ["body: give either a body or a source, not both"],
+      };
+    }
+    if (!options.readSource) {
+      return { line, outcome: "invalid", messages: ["source: this import cannot read files"] };
+    }
+    try {
+      const bytes = await options.readSource(record.source);
+      const prepared = await prepareSource(bytes, { main: record.main });
+      source = { prepared, sha256: createHash("sha256").update(bytes).digest("hex") };
+    } catch (error) {
+      if (error instanceof Invalid && error.issues.length > 0) {
+        const messages = error.issues.map((issue) => `${issue.name}: ${issue.message}`);
+        return { line, outcome: "invalid", messages };
+      }
+      if (!(error instanceof DomainError)) throw error;
+      return { line, outcome: "invalid", messages: [`source: ${error.message}`] };
+    }
+  } else {
+    const missing = (["title", "abstract", "body"] as const).filter((k) => record[k] === undefined);
+    if (missing.length > 0) {
+      return {
+        line,
+        outcome: "invalid",
+        messages: missing.map((k) => `${k}: required without a source`),
+      };
+    }
+  }
   const subjectProblems = record.subjects ? subjectsProblems(record.subjects) : [];
   if (subjectProblems.length > 0) {
     return {
@@ -139,15 +187,16 @@ async function importLine(
       };
   }
   const result = await publishVersion(ctx, {
-    title: record.title,
-    abstract: record.abstract,
-    body: record.body,
+    title: record.title ?? source?.prepared.title ?? "",
+    abstract: record.abstract ?? source?.prepared.abstract ?? "",
+    body: source ? source.prepared.body : (record.body ?? ""),
+    ...(source ? { files: source.prepared.files } : {}),
     ai_model: record.ai_model,
     license: record.license,
     keywords: record.keywords,
     subjects: record.subjects,
     ownerId,
-    importKey: importKeyOf(record),
+    importKey: importKeyOf(source ? { ...record, source: source.sha256 } : record),
     llmScreening: options.llmScreening ?? false,
     ...(record.published_at ? { publishedAt: new Date(record.published_at) } : {}),
   });
@@ -160,7 +209,10 @@ async function importLine(
     : { line, outcome: result.outcome, paper_id: result.paper_id, messages };
 }
 
-/** SHA-256 of the record with keys sorted: the same record always has the same key. */
+/**
+ * SHA-256 of the record with keys sorted: the same record always has the same key. A
+ * record's `source` counts by its bundle's hash, so a changed bundle is a new record.
+ */
 function importKeyOf(record: ImportRecord): string {
   const canonical = JSON.stringify(record, Object.keys(record).sort());
   return createHash("sha256").update(canonical).digest("hex");

@@ -64,6 +64,7 @@ function detail(overrides: Partial<PaperDetail["paper"]> = {}, version = 2): Pap
       created_at: paper.versions[version - 1]?.created_at ?? paper.published_at,
       changelog: null,
       addresses: [],
+      files: [],
     },
   };
 }

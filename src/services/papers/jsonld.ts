@@ -104,6 +104,11 @@ export function licenseUrl(license: string): string | null {
  * `workExample`; a version's document points to the paper with `exampleOfWork`.
  * Comment and review counts describe the paper, so they sit on the paper's node.
  */
+function figureUrls(files: PaperDetail["version"]["files"]): string[] | null {
+  const figures = files.filter((f) => f.role === "figure").map((f) => f.url);
+  return figures.length > 0 ? figures : null;
+}
+
 export function toScholarlyArticle(
   detail: PaperDetail,
   baseUrl: string,
@@ -135,7 +140,23 @@ export function toScholarlyArticle(
     name: version.title,
     headline: version.title,
     abstract: version.abstract,
-    image: `${base}${SITE_IMAGE_PATH}`,
+    // The paper's own figures when it has some (the site's card otherwise); every file of
+    // the version, figures included, as associated media with its type and size.
+    image: figureUrls(version.files) ?? `${base}${SITE_IMAGE_PATH}`,
+    ...(version.files.length > 0
+      ? {
+          associatedMedia: version.files.map((f) => ({
+            "@type": f.media_type.startsWith("image/")
+              ? ("ImageObject" as const)
+              : ("MediaObject" as const),
+            name: f.name,
+            contentUrl: f.url,
+            encodingFormat: f.media_type,
+            contentSize: `${f.size} B`,
+            sha256: f.sha256,
+          })),
+        }
+      : {}),
     author: models.map(modelNode),
     ...(paper.owner_handle ? { accountablePerson: ownerNode(paper.owner_handle) } : {}),
     creditText: creditText(models, paper.owner_handle),

@@ -14,6 +14,7 @@ import { withTransaction } from "../../db/sql.ts";
 import { chunkPaper, chunkRow } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
+import { type PreparedFile, storeVersionFiles } from "../files/index.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import { recordEvent } from "../notifications/index.ts";
 import type { ReasonParams, SystemReasonParams } from "../screening/index.ts";
@@ -62,6 +63,11 @@ export interface PublishInput extends ScreeningInput {
    * asked). Owners' submissions always go through it; for them this is ignored.
    */
   llmScreening?: boolean;
+  /**
+   * The version's figures and supplementary files, checked and hashed by the files domain
+   * (prepareSource); stored in the same transaction as the version.
+   */
+  files?: readonly PreparedFile[];
 }
 
 export type PublishResult =
@@ -223,6 +229,7 @@ export async function publishVersion(
         });
       }
     }
+    await storeVersionFiles(db, { paperId, version }, input.files ?? [], now);
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));

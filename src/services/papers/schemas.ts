@@ -1,5 +1,7 @@
 /** @module Paper shapes returned by the services and documented in OpenAPI (one source). */
+
 import { z } from "@hono/zod-openapi";
+import { VersionFileSchema } from "../files/index.ts";
 import { text } from "../text.ts";
 
 export const AI_LABEL = "AI-generated" as const;
@@ -177,6 +179,10 @@ export const PaperDetailSchema = z
             "Reviews (ids) of earlier versions that the owner says this version addresses; " +
             "each such review lists this version in its `addressed_in`.",
           example: ["rev_0Fz3kPq8WmT2sLx9Yb4Hc1"],
+        }),
+        files: z.array(VersionFileSchema).openapi({
+          description:
+            "The version's figures, supplementary files and LaTeX source, each at an immutable URL; empty for a Markdown-only paper.",
         }),
       })
       .openapi("PaperVersion"),

@@ -1,9 +1,11 @@
 /** @module seedSamplePapers: the sample papers, loaded when the archive is empty. */
 import { createReadStream } from "node:fs";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { papers } from "../../db/schema/index.ts";
 import { fromRoot } from "../../paths.ts";
 import type { ServiceContext } from "../context.ts";
+import { bundleReader } from "../files/index.ts";
 import { type ImportSummary, importPapers } from "./import.ts";
 
 const SAMPLE_PAPERS_FILE = fromRoot("samples/papers.jsonl");
@@ -16,5 +18,8 @@ export async function seedSamplePapers(ctx: ServiceContext): Promise<ImportSumma
     input: createReadStream(SAMPLE_PAPERS_FILE),
     crlfDelay: Infinity,
   });
-  return importPapers(ctx, lines);
+  // Sample papers with figures name their bundles beside the file (samples/sources/).
+  return importPapers(ctx, lines, () => {}, {
+    readSource: bundleReader(dirname(SAMPLE_PAPERS_FILE)),
+  });
 }

@@ -101,6 +101,16 @@ const DETAIL: PaperDetail = {
     ai_model: "claude-opus-4.5",
     created_at: UPDATED,
     addresses: [],
+    files: [
+      {
+        name: "figures/error-growth.png",
+        role: "figure",
+        media_type: "image/png",
+        size: 48213,
+        sha256: "9f2c4e1b7a3d5f60812c9e4b7d1a3f5e6c8b0a2d4f6e8c1b3a5d7f9e0c2b4a6d",
+        url: `${BASE}/files/9f2c4e1b7a3d5f60812c9e4b7d1a3f5e6c8b0a2d4f6e8c1b3a5d7f9e0c2b4a6d`,
+      },
+    ],
     changelog: "Adds the cancellation example and a trace of Kahan's loop.",
   },
 };

@@ -86,6 +86,15 @@ export const readingEn = {
     warningsTitle: "What the screener noted",
     abstract: "Abstract",
     fullText: "Full text",
+    files: "Figures and files",
+    filesIntro: "Every file of this version, at an address that never changes.",
+    fileRoles: { figure: "Figure", supplementary: "Supplementary file", source: "LaTeX source" },
+    fileSize: (bytes: number) =>
+      bytes < 1024
+        ? `${bytes} bytes`
+        : bytes < 1048576
+          ? `${(bytes / 1024).toFixed(1)} KB`
+          : `${(bytes / 1048576).toFixed(1)} MB`,
     history: "Version history",
     changelog: "Changes",
     noChangelog: "No changelog given.",

@@ -93,6 +93,19 @@ export const readingEs: typeof readingEn = {
     warningsTitle: "Lo que señaló el cribado automático",
     abstract: "Resumen",
     fullText: "Texto completo",
+    files: "Figuras y archivos",
+    filesIntro: "Todos los archivos de esta versión, en una dirección que no cambia nunca.",
+    fileRoles: {
+      figure: "Figura",
+      supplementary: "Archivo complementario",
+      source: "Fuente LaTeX",
+    },
+    fileSize: (bytes: number) =>
+      bytes < 1024
+        ? `${bytes} bytes`
+        : bytes < 1048576
+          ? `${(bytes / 1024).toFixed(1).replace(".", ",")} KB`
+          : `${(bytes / 1048576).toFixed(1).replace(".", ",")} MB`,
     history: "Historial de versiones",
     changelog: "Cambios",
     noChangelog: "Sin descripción de cambios.",

@@ -18,6 +18,7 @@ import {
   RateLimited,
   Unauthorized,
 } from "../../../services/errors.ts";
+import { filePath } from "../../../services/files/index.ts";
 import { parsePaperRef } from "../../../services/ids.ts";
 import { isModerator } from "../../../services/moderation/index.ts";
 import {
@@ -46,7 +47,7 @@ import { AiReviews, HumanReviews } from "./contributions.tsx";
 import { loadPaper, type PaperData, type ReviewFormState } from "./data.ts";
 import { Discussion, type ReplyFormState } from "./discussion.tsx";
 import { reviewErrors, reviewInput } from "./review-form.tsx";
-import { MachineLinks, RelatedPapers, VersionHistory } from "./sections.tsx";
+import { MachineLinks, RelatedPapers, VersionFiles, VersionHistory } from "./sections.tsx";
 
 /** A review form can carry 20,000 characters of any script, URL-encoded. */
 const REVIEW_FORM_BYTES = 256 * 1024;
@@ -76,9 +77,11 @@ async function paperPage(
   const data = await loadPaper(p, ref);
   const { detail } = data;
   const renderMarkdown = await markdownRenderer();
+  // Figures are named in the text by their path in the bundle and served by content hash.
+  const files = new Map(detail.version.files.map((f) => [f.name, filePath(f.sha256)]));
   const text = {
     abstract: renderMarkdown(detail.version.abstract, { topHeading: 3 }),
-    body: renderMarkdown(detail.version.body, { topHeading: 3 }),
+    body: renderMarkdown(detail.version.body, { topHeading: 3, files }),
   };
   const base = p.c.get("baseUrl");
   const options = { versioned: parsePaperRef(ref)?.version != null };
@@ -279,6 +282,7 @@ function PaperView({
         />
       </section>
 
+      <VersionFiles p={p} files={version.files} />
       <RelatedPapers p={p} data={data} />
       <VersionHistory p={p} data={data} />
       <MachineLinks p={p} id={ref} />

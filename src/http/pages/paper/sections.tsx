@@ -1,4 +1,5 @@
 /** @module The paper page's version history, related papers, machine-readable links and list pager. */
+import type { VersionFile } from "../../../services/files/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import type { Page } from "../page.ts";
 import { AiLabel } from "../reading-parts.tsx";
@@ -54,6 +55,30 @@ export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
           );
         })}
       </ol>
+    </section>
+  );
+}
+
+/** The version's figures, supplementary files and source, each a link to its immutable URL. */
+export function VersionFiles({ p, files }: { p: Page; files: readonly VersionFile[] }) {
+  if (files.length === 0) return null;
+  const r = p.t.reading.paper;
+  return (
+    <section aria-labelledby="files-title" id="version-files">
+      <h2 id="files-title">{r.files}</h2>
+      <p class="muted">{r.filesIntro}</p>
+      <ul class="file-list">
+        {files.map((f) => (
+          <li data-role={f.role}>
+            <a href={new URL(f.url).pathname} type={f.media_type}>
+              <code>{f.name}</code>
+            </a>{" "}
+            <span class="muted">
+              {r.fileRoles[f.role]} · {f.media_type} · {r.fileSize(f.size)}
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -1,0 +1,196 @@
+/**
+ * @module prepareSource: a source bundle (LaTeX or Markdown, with figures and supplementary
+ * files) turned into what a version stores — a Markdown body, its title and abstract when
+ * the source has them, and its files, checked and hashed — before anything is written.
+ */
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { resolve, sep } from "node:path";
+import type { FileRole } from "../../db/schema/index.ts";
+import { Invalid } from "../errors.ts";
+import { checkImage } from "./images.ts";
+import { convertLatex, findMainTex } from "./latex.ts";
+import { latexmlToMarkdown } from "./latexml-markdown.ts";
+import {
+  BUNDLE_LIMITS,
+  extensionOf,
+  FIGURE_TYPES,
+  SOURCE_TYPES,
+  SUPPLEMENTARY_TYPES,
+} from "./limits.ts";
+import { type Bundle, unpackBundle } from "./unpack.ts";
+
+/** One file of a version, ready to store. */
+export interface PreparedFile {
+  name: string;
+  role: FileRole;
+  mediaType: string;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+export interface PreparedSource {
+  kind: "latex" | "markdown";
+  /** From `\title` and the abstract environment (LaTeX); empty when the source has none. */
+  title: string;
+  abstract: string;
+  body: string;
+  files: PreparedFile[];
+  /** The converter's complaints that did not stop it (undefined macros and the like). */
+  warnings: string[];
+  /** Milliseconds the LaTeX conversion took (0 for Markdown). */
+  convertMs: number;
+}
+
+function refuse(message: string): never {
+  throw new Invalid(`The source bundle was refused: ${message}`, [
+    { in: "body", name: "source", message },
+  ]);
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function file(name: string, role: FileRole, mediaType: string, bytes: Uint8Array): PreparedFile {
+  return { name, role, mediaType, bytes, sha256: sha256Hex(bytes) };
+}
+
+/**
+ * Unpacks a .zip or .tar.gz (bounded: docs/files.md) and converts it. A bundle with a
+ * `\documentclass` file is LaTeX (its main file found, or `main` named), otherwise it must
+ * hold a Markdown file (`main`, else `paper.md`, `main.md` or the only `.md`). Files of a
+ * type not listed in limits.ts are refused by name, so nothing unexpected is served later.
+ */
+export async function prepareSource(
+  archive: Uint8Array,
+  options: { main?: string | undefined } = {},
+): Promise<PreparedSource> {
+  const bundle = await unpackBundle(archive);
+  if (bundle.size === 0) refuse("it is empty");
+  const unknown = [...bundle.keys()].filter((p) => {
+    const ext = extensionOf(p);
+    return !FIGURE_TYPES[ext] && !SUPPLEMENTARY_TYPES[ext] && !SOURCE_TYPES[ext];
+  });
+  if (unknown.length > 0) {
+    refuse(
+      `these files are of a type Quire does not keep: ${unknown.slice(0, 10).join(", ")} (see the list of accepted types)`,
+    );
+  }
+  const named = options.main;
+  const isLatex = named
+    ? named.toLowerCase().endsWith(".tex")
+    : [...bundle].some(
+        ([p, b]) =>
+          p.toLowerCase().endsWith(".tex") && /\\documentclass/.test(new TextDecoder().decode(b)),
+      );
+  const prepared = isLatex ? await fromLatex(bundle, named) : await fromMarkdown(bundle, named);
+  if (prepared.files.length > BUNDLE_LIMITS.keptMax) {
+    refuse(`it has more than ${BUNDLE_LIMITS.keptMax} files to keep`);
+  }
+  return prepared;
+}
+
+async function fromLatex(bundle: Bundle, named: string | undefined): Promise<PreparedSource> {
+  const main = findMainTex(bundle, named);
+  const output = await convertLatex(bundle, main);
+  const doc = latexmlToMarkdown(output.html);
+  if (!doc.body.trim()) refuse(`the converter produced no text from "${main}"`);
+  const files: PreparedFile[] = [];
+  const figures = new Set<string>();
+  for (const path of new Set(doc.images)) {
+    const bytes = output.files.get(path);
+    if (!bytes) refuse(`the converter's figure "${path}" is missing`);
+    const checked = await checkImage(path, bytes, { trim: !bundle.has(path) });
+    files.push(file(path, "figure", checked.mediaType, checked.bytes));
+    figures.add(path);
+  }
+  for (const [path, bytes] of bundle) {
+    if (figures.has(path)) continue;
+    const ext = extensionOf(path);
+    if (SUPPLEMENTARY_TYPES[ext] && !FIGURE_TYPES[ext] && ext !== "pdf") {
+      files.push(file(path, "supplementary", SUPPLEMENTARY_TYPES[ext], bytes));
+    } else if (SOURCE_TYPES[ext]) {
+      files.push(file(path, "source", SOURCE_TYPES[ext], bytes));
+    }
+  }
+  return {
+    kind: "latex",
+    title: doc.title,
+    abstract: doc.abstract,
+    body: doc.body,
+    files,
+    warnings: output.warnings,
+    convertMs: output.ms,
+  };
+}
+
+/** Image targets of Markdown (`![…](path)`), relative ones only. */
+function markdownImages(body: string): string[] {
+  const out: string[] = [];
+  for (const m of body.matchAll(/!\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?/g)) {
+    const target = m[1] ?? "";
+    if (!/^[a-z][a-z0-9+.-]*:|^\/|^#/i.test(target)) {
+      out.push(decodeURIComponent(target).replace(/^\.\//, ""));
+    }
+  }
+  return out;
+}
+
+async function fromMarkdown(bundle: Bundle, named: string | undefined): Promise<PreparedSource> {
+  const mds = [...bundle.keys()].filter((p) => p.toLowerCase().endsWith(".md"));
+  const main =
+    named ?? (mds.length === 1 ? mds[0] : ["paper.md", "main.md"].find((n) => bundle.has(n)));
+  if (!main) {
+    refuse(
+      mds.length === 0
+        ? "it has neither a LaTeX file with \\documentclass nor a Markdown (.md) file"
+        : `it has several Markdown files (${mds.join(", ")}); name the main one`,
+    );
+  }
+  const source = bundle.get(main);
+  if (!source) refuse(`the main file "${main}" is not in the bundle`);
+  const body = new TextDecoder("utf-8", { fatal: false }).decode(source);
+  const files: PreparedFile[] = [];
+  const figures = new Set<string>();
+  for (const path of new Set(markdownImages(body))) {
+    const bytes = bundle.get(path);
+    if (!bytes) refuse(`the figure "${path}" the text shows is not in the bundle`);
+    const checked = await checkImage(path, bytes);
+    files.push(file(path, "figure", checked.mediaType, checked.bytes));
+    figures.add(path);
+  }
+  for (const [path, bytes] of bundle) {
+    if (path === main || figures.has(path)) continue;
+    const ext = extensionOf(path);
+    const type = SUPPLEMENTARY_TYPES[ext] ?? SOURCE_TYPES[ext];
+    if (type) files.push(file(path, "supplementary", type, bytes));
+    else if (FIGURE_TYPES[ext]) {
+      const checked = await checkImage(path, bytes);
+      files.push(file(path, "supplementary", checked.mediaType, checked.bytes));
+    }
+  }
+  return { kind: "markdown", title: "", abstract: "", body, files, warnings: [], convertMs: 0 };
+}
+
+/**
+ * Reads bundles named relative to `folder` (a JSONL file's), refusing a path that leaves it
+ * (`..`, absolute, or a symlink out) and a file over the compressed bound before reading it.
+ */
+export function bundleReader(folder: string): (path: string) => Promise<Uint8Array> {
+  return async (path) => {
+    const root = await realpath(folder);
+    const target = await realpath(resolve(root, path)).catch(() => {
+      refuse(`no file "${path}" next to the import file`);
+    });
+    if (target !== root && !target.startsWith(`${root}${sep}`)) {
+      refuse(`"${path}" is outside the import file's folder`);
+    }
+    const info = await stat(target);
+    if (!info.isFile()) refuse(`"${path}" is not a file`);
+    if (info.size > BUNDLE_LIMITS.compressedMax) {
+      refuse(`it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`);
+    }
+    return new Uint8Array(await readFile(target));
+  };
+}

@@ -1,0 +1,107 @@
+/** @module A version's files written (content once per sha256) and listed. */
+
+import { z } from "@hono/zod-openapi";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { FILE_ROLES, files, versionFiles } from "../../db/schema/index.ts";
+import type { PreparedFile } from "./bundle.ts";
+
+/**
+ * Stores a version's files inside the caller's transaction: each content once (a figure
+ * two versions share is one row), then the version's own list under the paper's names.
+ */
+export async function storeVersionFiles(
+  db: Db,
+  version: { paperId: string; version: number },
+  prepared: readonly PreparedFile[],
+  now: Date,
+): Promise<void> {
+  if (prepared.length === 0) return;
+  const unique = new Map(prepared.map((f) => [f.sha256, f]));
+  for (const f of unique.values()) {
+    await db
+      .insert(files)
+      .values({
+        sha256: f.sha256,
+        mediaType: f.mediaType,
+        size: f.bytes.byteLength,
+        content: f.bytes,
+        createdAt: now,
+      })
+      .onConflictDoNothing();
+  }
+  await db.insert(versionFiles).values(
+    prepared.map((f, position) => ({
+      paperId: version.paperId,
+      version: version.version,
+      name: f.name,
+      role: f.role,
+      sha256: f.sha256,
+      position,
+    })),
+  );
+}
+
+export const VersionFileSchema = z
+  .object({
+    name: z.string().openapi({
+      description: "The path the paper uses for the file (its Markdown names figures by it).",
+      example: "figures/convergence.png",
+    }),
+    role: z.enum(FILE_ROLES).openapi({
+      description:
+        "`figure` (shown in the text), `supplementary` (data, code) or `source` (the LaTeX source).",
+      example: "figure",
+    }),
+    media_type: z.string().openapi({ description: "IANA media type.", example: "image/png" }),
+    size: z.number().int().openapi({ description: "Bytes.", example: 20481 }),
+    sha256: z.string().openapi({
+      description: "SHA-256 of the content (hex); also its strong ETag.",
+      example: "9f2c4e0a1b7d3e5f6a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f",
+    }),
+    url: z.string().openapi({
+      description: "Immutable URL of the content.",
+      example:
+        "https://quire.example/files/9f2c4e0a1b7d3e5f6a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f",
+    }),
+  })
+  .openapi("VersionFile");
+export type VersionFile = z.infer<typeof VersionFileSchema>;
+
+/** Where a file's content is served (relative to the site); the path never changes. */
+export function filePath(sha256: string): string {
+  return `/files/${sha256}`;
+}
+
+/** A version's files in the order the bundle gave them (figures first). */
+export async function listVersionFiles(
+  db: Db,
+  version: { paperId: string; version: number },
+  baseUrl: string,
+): Promise<VersionFile[]> {
+  const rows = await db
+    .select({
+      name: versionFiles.name,
+      role: versionFiles.role,
+      sha256: versionFiles.sha256,
+      mediaType: files.mediaType,
+      size: files.size,
+    })
+    .from(versionFiles)
+    .innerJoin(files, eq(files.sha256, versionFiles.sha256))
+    .where(
+      and(eq(versionFiles.paperId, version.paperId), eq(versionFiles.version, version.version)),
+    )
+    .orderBy(
+      sql`case ${versionFiles.role} when 'figure' then 0 when 'supplementary' then 1 else 2 end`,
+      asc(versionFiles.position),
+    );
+  return rows.map((r) => ({
+    name: r.name,
+    role: r.role,
+    media_type: r.mediaType,
+    size: r.size,
+    sha256: r.sha256,
+    url: `${baseUrl}${filePath(r.sha256)}`,
+  }));
+}
