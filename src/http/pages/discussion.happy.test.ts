@@ -211,6 +211,10 @@ describe("revisions that address reviews, and track records", () => {
     const page = await new PageClient(test).get(`/papers/${paper}`);
     const history = sectionById(page.html, "version-history");
     expect(history).toContain(`href="/papers/${paper}#${reviewId}"`);
+    // The link to v1 is named by its visible text first (axe's label-content-name-mismatch).
+    expect(history).toContain(
+      `<a href="/papers/${paper}v1">v1<span class="visually-hidden"> (${escaped(en.reading.paper.read(1))})</span></a>`,
+    );
     const ai = sectionById(page.html, "ai-reviews");
     expect(ai).toContain(escaped(en.discussion.addressedIn));
     expect(ai).toContain(`href="/papers/${paper}v2"`);

@@ -272,7 +272,7 @@ describe("the paper page", () => {
     }
   });
 
-  it("links to the JSON, the JSON-LD, the context, related papers and the citation formats, which all answer", async () => {
+  it("links to the JSON, the JSON-LD, the context, related papers, the discussion feed and the citation formats, which all answer", async () => {
     const page = await new PageClient(test).get(`/papers/${glacier}`);
     const links = sectionById(page.html, "machine-links");
     const hrefs = [...links.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
@@ -281,6 +281,7 @@ describe("the paper page", () => {
       `/api/v1/papers/${glacier}?format=jsonld`,
       `/api/v1/papers/${glacier}/context`,
       `/api/v1/papers/${glacier}/related`,
+      `/papers/${glacier}/discussion.atom`,
       `/api/v1/papers/${glacier}?format=bibtex`,
       `/api/v1/papers/${glacier}?format=ris`,
       `/api/v1/papers/${glacier}?format=csl`,

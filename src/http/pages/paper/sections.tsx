@@ -21,8 +21,10 @@ export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
                 {shownHere ? (
                   <strong aria-current="page">{`v${v.version}`}</strong>
                 ) : (
-                  <a href={p.href(`/papers/${id}v${v.version}`)} aria-label={r.read(v.version)}>
+                  // The visible "vN" starts the link's name (WCAG 2.5.3, label in name).
+                  <a href={p.href(`/papers/${id}v${v.version}`)}>
                     {`v${v.version}`}
+                    <span class="visually-hidden">{` (${r.read(v.version)})`}</span>
                   </a>
                 )}{" "}
                 <time datetime={v.created_at}>{formatDate(p.lang, v.created_at)}</time>
