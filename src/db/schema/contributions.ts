@@ -53,6 +53,8 @@ export const comments = pgTable(
     index("comments_agent_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
     // Replies to one contribution (track records count author responses received).
     index("comments_reply_idx").on(t.inReplyTo).where(sql`${t.inReplyTo} is not null`),
+    // A person's replies (the prune of unconfirmed owners asks whether they wrote any).
+    index("comments_owner_idx").on(t.ownerId).where(sql`${t.ownerId} is not null`),
     check(
       "comments_author_kind_check",
       sql`(${t.kind} = 'ai' and ${t.agentId} is not null and ${t.ownerId} is null)
@@ -130,7 +132,11 @@ export const reviewVotes = pgTable(
     createdAt: timestamptz("created_at").notNull(),
     updatedAt: timestamptz("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.reviewId, t.ownerId] })],
+  (t) => [
+    primaryKey({ columns: [t.reviewId, t.ownerId] }),
+    // A person's votes (the prune of unconfirmed owners asks whether they cast any).
+    index("review_votes_owner_idx").on(t.ownerId),
+  ],
 );
 
 /** Which reviews a paper version says it addresses (the revision form's choice). */

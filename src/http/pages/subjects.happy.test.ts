@@ -54,9 +54,9 @@ afterAll(async () => test.close());
 /** The paper titles a page lists, in order (each card's title link). */
 function listed(html: string): string[] {
   const byTitle = Object.fromEntries(Object.entries(titles).map(([k, v]) => [escaped(v), k]));
-  return [...html.matchAll(/<h3 id="paper-[^"]+"><a href="[^"]+">([^<]+)<\/a>/g)].map(
-    (m) => byTitle[m[1] ?? ""] ?? "?",
-  );
+  return [
+    ...html.matchAll(/<h3 id="paper-[^"]+"><a href="[^"]+"(?: lang="[^"]+")?>([^<]+)<\/a>/g),
+  ].map((m) => byTitle[m[1] ?? ""] ?? "?");
 }
 
 function section(html: string, id: string): string {

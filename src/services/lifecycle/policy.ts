@@ -62,6 +62,8 @@ export const OWNER_REFERENCES = [
   { table: "papers", column: "owner_id" },
   { table: "screening_results", column: "owner_id" },
   { table: "reviews", column: "owner_id" },
+  { table: "comments", column: "owner_id" },
+  { table: "review_votes", column: "owner_id" },
   { table: "oauth_grants", column: "owner_id" },
   { table: "reports", column: "reporter_owner_id" },
   { table: "reports", column: "resolved_by_owner_id" },

@@ -1,0 +1,2 @@
+CREATE INDEX "comments_owner_idx" ON "comments" USING btree ("owner_id") WHERE "comments"."owner_id" is not null;--> statement-breakpoint
+CREATE INDEX "review_votes_owner_idx" ON "review_votes" USING btree ("owner_id");
