@@ -10,7 +10,6 @@ import type { FileRole } from "../../db/schema/index.ts";
 import { Invalid } from "../errors.ts";
 import { checkImage } from "./images.ts";
 import { convertLatex, findMainTex } from "./latex.ts";
-import { latexmlToMarkdown } from "./latexml-markdown.ts";
 import {
   BUNDLE_LIMITS,
   extensionOf,
@@ -94,6 +93,8 @@ export async function prepareSource(
 async function fromLatex(bundle: Bundle, named: string | undefined): Promise<PreparedSource> {
   const main = findMainTex(bundle, named);
   const output = await convertLatex(bundle, main);
+  // The HTML parser loads with the first LaTeX bundle, not at start-up.
+  const { latexmlToMarkdown } = await import("./latexml-markdown.ts");
   const doc = latexmlToMarkdown(output.html);
   if (!doc.body.trim()) refuse(`the converter produced no text from "${main}"`);
   const files: PreparedFile[] = [];

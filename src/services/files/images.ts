@@ -4,7 +4,6 @@
  * (camera, GPS) and bounds their width — and SVGs parsed by librsvg and kept as they are,
  * to be shown only through <img> and served under a sandboxing CSP (routes/files).
  */
-import sharp from "sharp";
 import { Invalid } from "../errors.ts";
 import { BUNDLE_LIMITS, extensionOf, FIGURE_TYPES } from "./limits.ts";
 
@@ -39,6 +38,9 @@ export async function checkImage(
 ): Promise<CheckedImage> {
   const ext = extensionOf(path);
   if (!FIGURE_TYPES[ext]) refuse(path, "is not a PNG, JPEG, WebP, GIF or SVG image");
+  // Loaded with the first figure, not with every process that imports the papers domain
+  // (sharp's native module takes half a second to load; docs/adr/0026-start-up.md).
+  const { default: sharp } = await import("sharp");
   const image = sharp(bytes, {
     limitInputPixels: BUNDLE_LIMITS.pixelsMax,
     animated: ext === "gif",
