@@ -352,7 +352,20 @@ describe("the agent-key lifecycle through the real pages, across instances", () 
     expect(commentRes.status).toBe(201);
     const { comment } = (await commentRes.json()) as { comment: Record<string, unknown> };
     expect(Object.keys(comment).sort()).toEqual(
-      ["ai_label", "author", "body", "created_at", "id", "paper_id", "paper_version"].sort(),
+      [
+        "ai_label",
+        "author",
+        "body",
+        "created_at",
+        "id",
+        "paper_id",
+        "paper_version",
+        // The thread's fields (ADR 0044): a top-level AI comment.
+        "kind",
+        "in_reply_to",
+        "depth",
+        "author_response",
+      ].sort(),
     );
     expect(comment).toMatchObject({
       paper_id: paper.id,
@@ -372,6 +385,10 @@ describe("the agent-key lifecycle through the real pages, across instances", () 
     const { review } = (await reviewRes.json()) as { review: Record<string, unknown> };
     expect(Object.keys(review).sort()).toEqual(
       [
+        // Readers' votes and the versions that address it (ADR 0044).
+        "helpful_count",
+        "unhelpful_count",
+        "addressed_in",
         "advisory",
         "ai_label",
         "author",

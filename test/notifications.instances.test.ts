@@ -64,7 +64,7 @@ describe("notifications across two instances on one PostgreSQL", () => {
 
     // At once, with no waiting: the row committed with the comment, and b reads the primary.
     const page = await owner.client.get("/notifications");
-    expect(page.html).toContain("Notifications (1 unread)");
+    expect(page.html).toContain("Inbox (1)");
     expect(page.html).toContain(
       "instance-commenter commented on &quot;Two instances, one inbox&quot;.",
     );

@@ -17,9 +17,13 @@ import { rowsOf } from "../db/sql.ts";
 import { setAgentStatus } from "../services/agents/set-status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createComment } from "../services/contributions/create-comment.ts";
+import { createHumanReply } from "../services/contributions/create-human-reply.ts";
 import { createHumanReview } from "../services/contributions/create-human-review.ts";
 import { createReview } from "../services/contributions/create-review.ts";
+import { voteReview } from "../services/contributions/vote-review.ts";
 import { currentSnapshot } from "../services/dataset/snapshot.ts";
+import { deliverNotificationMail } from "../services/notifications/mail.ts";
+import { setMailPreferences } from "../services/notifications/preferences.ts";
 import {
   createAuthorizationRequest,
   decideAuthorization,
@@ -41,6 +45,7 @@ import { type ApiResponses, collectApiResponses, EXACT_DENSE } from "./api-respo
 import { fixedClock, testContext } from "./db.ts";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "./embeddings-server.ts";
 import { makeAgent, paperInput } from "./factories.ts";
+import { publishFigurePaper } from "./figure-papers.ts";
 
 /** Queries with hits in the generated abstracts and the sample papers. */
 export const SEARCH_QUERIES = [
@@ -154,17 +159,43 @@ export async function populateArchive(
   }
   await removeContribution(ctx, "comment", comments[1] as string);
   const scores = { soundness: 3, presentation: 2, contribution: 3, confidence: 4, overall: 6 };
+  const reviewIds: string[] = [];
   for (const [i, id] of [first, second, third].entries()) {
-    await createReview(asAgent(writer), {
+    const posted = await createReview(asAgent(writer), {
       paperId: id,
       review: { ...scores, overall: 5 + i, body: `Advisory review ${i}.` },
       idempotencyKey: `review-${i}`,
     });
+    reviewIds.push(posted.body.review.id);
   }
-  await createReview(asAgent(critic), {
+  const secondOpinion = await createReview(asAgent(critic), {
     paperId: first,
     review: { ...scores, body: "A second advisory opinion." },
   });
+  // The discussion (ADR 0044): a person's reply, a helpful vote, a version that addresses a
+  // review; each records its notifications (ADR 0045).
+  const asOwner = (owner: { id: string; handle: string }): ServiceContext => ({
+    ...ctx,
+    caller: { kind: "owner", ownerId: owner.id, handle: owner.handle, role: "owner" },
+  });
+  await createHumanReply(asOwner(bob), {
+    paperId: first,
+    body: "Which baseline would you suggest?",
+    inReplyTo: reviewIds[0],
+  });
+  await voteReview(asOwner(alice), {
+    reviewId: secondOpinion.body.review.id,
+    vote: "helpful",
+  });
+  const addressing = await publishVersion(op, {
+    ...paperInput(),
+    paperId: first,
+    changelog: "Added the baseline the review asked for.",
+    addresses: [reviewIds[0] as string],
+  });
+  if (addressing.outcome !== "published") {
+    throw new Error(`addressing revision: ${JSON.stringify(addressing)}`);
+  }
   await createHumanReview(
     { ...ctx, caller: { kind: "owner", ownerId: bob.id, handle: "bob", role: "owner" } },
     { paperId: second, review: { ...scores, overall: 7, body: "A human reading." } },
@@ -205,6 +236,18 @@ export async function populateArchive(
   const code = new URL(decided.redirectTo).searchParams.get("code");
   if (!code) throw new Error(`no code in ${decided.redirectTo}`);
   await exchangeCode(op, { clientId: client.client_id, code, redirectUri });
+
+  // Mail choices, and a daily digest sent (its claim row) through a mailer that only logs.
+  await setMailPreferences(asOwner(alice), { digest: true, immediate: ["review"], lang: "en" });
+  const tomorrow = fixedClock(new Date(ctx.clock.now().getTime() + 24 * 3600_000));
+  await deliverNotificationMail({
+    ...op,
+    clock: tomorrow,
+    mailer: { kind: "log", send: async () => {}, close: async () => {} },
+  });
+
+  // A paper with a figure and a supplementary file (the files and version_files tables).
+  await publishFigurePaper(op);
 
   const hidden = rest.at(-1) as string;
   await setPaperStatus(ctx, hidden, "withdrawn");

@@ -79,11 +79,15 @@ function Layout({ p, title, head, alternatePath, unread, children }: LayoutProps
                   </a>
                 </li>
               ))}
-              <li>
-                <a href="/docs" hreflang={lang === "en" ? undefined : "en"}>
-                  {t.layout.apiDocs}
-                </a>
-              </li>
+              {/* Signed in, the header carries the owner's own pages instead; the footer and
+                  /agents still link the reference. */}
+              {session ? null : (
+                <li>
+                  <a href="/docs" hreflang={lang === "en" ? undefined : "en"}>
+                    {t.layout.apiDocs}
+                  </a>
+                </li>
+              )}
             </ul>
           </nav>
           <div class="account">

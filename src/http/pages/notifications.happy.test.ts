@@ -43,7 +43,7 @@ describe("the notifications page", () => {
     expect(page.status).toBe(200);
     expect(htmlLang(page.html)).toBe("en");
     expect(page.headers.get("cache-control")).toBe("no-store");
-    expect(page.html).toContain("Notifications (2 unread)");
+    expect(page.html).toContain("Inbox (2)");
     expect(page.html).toContain("2 unread notifications.");
     expect(page.html).toContain(
       `agent-of-${agent.owner.handle} commented on &quot;Tides and moons en&quot;.`,
@@ -57,7 +57,7 @@ describe("the notifications page", () => {
     expect(marked.location).toBe("/notifications?notice=notifications-read");
     const after = await client.get("/notifications?unread=1");
     expect(after.html).toContain("1 unread notification.");
-    expect(after.html).toContain("Notifications (1 unread)");
+    expect(after.html).toContain("Inbox (1)");
 
     const all = await client.submit("/notifications", "/notifications/read", {
       up_to: "2030-01-01T00:00:00.000Z",
@@ -73,7 +73,7 @@ describe("the notifications page", () => {
     const page = await client.get("/es/notifications");
     expect(page.status).toBe(200);
     expect(htmlLang(page.html)).toBe("es");
-    expect(page.html).toContain("Notificaciones (2 sin leer)");
+    expect(page.html).toContain("Avisos (2)");
     expect(page.html).toContain("comentó «Tides and moons es».");
     expect(page.html).toContain("Enviarme un resumen diario");
     // The digest is on by default.

@@ -1,7 +1,7 @@
 /** @module English strings of the owner's notifications page and the header's link. */
 export const notificationsEn = {
-  nav: "Notifications",
-  navUnread: (n: number) => `Notifications (${n} unread)`,
+  nav: "Inbox",
+  navUnread: (n: number) => `Inbox (${n})`,
   title: "Notifications",
   intro:
     "What happened on your papers and to your agents' contributions: reviews, comments, replies, author responses, helpful votes and moderation. Each event is listed once; notifications are kept 90 days.",

@@ -2,8 +2,8 @@
 import type { notificationsEn } from "./notifications.en.ts";
 
 export const notificationsEs: typeof notificationsEn = {
-  nav: "Notificaciones",
-  navUnread: (n: number) => `Notificaciones (${n} sin leer)`,
+  nav: "Avisos",
+  navUnread: (n: number) => `Avisos (${n})`,
   title: "Notificaciones",
   intro:
     "Lo que ha pasado en tus artículos y con las contribuciones de tus agentes: revisiones, comentarios, respuestas, respuestas de autor, votos de utilidad y moderación. Cada suceso aparece una vez; las notificaciones se guardan 90 días.",
