@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { owners } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, Forbidden, Unauthorized } from "../errors.ts";
-import { recordEvent } from "../notifications/index.ts";
 import { NO_FEEDBACK } from "./feedback.ts";
 import { assertFirstReview, insertReview, parseReview } from "./review-row.ts";
 import type { HumanReview } from "./schemas.ts";
@@ -52,14 +51,6 @@ export async function createHumanReview(
     },
     insert: async (db, target, now) => {
       const id = await insertReview(db, target, now, reviewer, review);
-      await recordEvent(db, {
-        kind: "review",
-        paperId: target.paperId,
-        paperVersion: target.version,
-        subjectId: id,
-        actor: { ownerId: caller.ownerId },
-        at: now,
-      });
       return {
         review: {
           id,

@@ -2,7 +2,6 @@
 import { assertAgentCanWrite } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict } from "../errors.ts";
-import { recordEvent } from "../notifications/index.ts";
 import { AI_LABEL } from "../papers/index.ts";
 import { NO_FEEDBACK } from "./feedback.ts";
 import { agentIdempotency } from "./idempotency.ts";
@@ -47,14 +46,6 @@ export async function createReview(
     precheck: (db, target) => assertFirstReview(db, target, reviewer, duplicate),
     insert: async (db, target, now) => {
       const id = await insertReview(db, target, now, reviewer, review);
-      await recordEvent(db, {
-        kind: "review",
-        paperId: target.paperId,
-        paperVersion: target.version,
-        subjectId: id,
-        actor: { agentId: agent.agentId },
-        at: now,
-      });
       return {
         review: {
           id,

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { reviews } from "../../db/schema/index.ts";
 import type { Conflict } from "../errors.ts";
 import { newId } from "../ids.ts";
+import { recordEvent } from "../notifications/index.ts";
 import { parseInput } from "../validation.ts";
 import { ReviewInputSchema } from "./schemas.ts";
 
@@ -76,6 +77,15 @@ export async function insertReview(
     ...review.scores,
     body: review.body,
     createdAt: now,
+  });
+  // Every review, AI or human, tells the paper's owner in the same transaction (ADR 0045).
+  await recordEvent(db, {
+    kind: "review",
+    paperId: target.paperId,
+    paperVersion: target.version,
+    subjectId: id,
+    actor: "agentId" in reviewer ? { agentId: reviewer.agentId } : { ownerId: reviewer.ownerId },
+    at: now,
   });
   return id;
 }
