@@ -38,11 +38,7 @@ const POSTGRES_ALWAYS = [
   "test/replica.e2e.test.ts",
   "test/migrate.e2e.test.ts",
 ];
-const PGLITE_PASS_ONLY = [
-  "test/browser/**",
-  "**/*.browser.test.ts",
-  "**/*.latex.test.ts",
-];
+const PGLITE_PASS_ONLY = ["test/browser/**", "**/*.browser.test.ts", "**/*.latex.test.ts"];
 
 /**
  * What `npm run test:all` leaves out of the full tier in the pass it names
