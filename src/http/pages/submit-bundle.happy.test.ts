@@ -77,7 +77,7 @@ describe.each(LANGS)("in %s", (lang) => {
     expect(res.html).toContain(escaped(t.source.hint));
     // This app has no LaTeX converter, as /readyz reports: the form says what LaTeX needs.
     expect(res.html).toContain(
-      `<p class="notice" id="latex-missing">${escaped(t.source.latexMissing)}</p>`,
+      `<p class="warning" id="latex-missing">${escaped(t.source.latexMissing)}</p>`,
     );
     // The types and sizes are the files domain's, rendered, never restated.
     expect(res.html).toContain(escaped(t.source.figures(list(FIGURE_TYPES))));

@@ -145,7 +145,7 @@ export function SourceField({
           {s.latexTime(latex.timeoutSeconds)}
         </p>
       ) : (
-        <p class="notice" id="latex-missing">
+        <p class="warning" id="latex-missing">
           {s.latexMissing}
         </p>
       )}
