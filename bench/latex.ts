@@ -90,7 +90,11 @@ function percentile(values: number[], p: number): number {
 
 async function laTeXML(name: string): Promise<{ html: string; ms: number }> {
   const started = performance.now();
-  const latex = findLatexml({ timeoutSeconds: loadConfig().LATEX_TIMEOUT_SECONDS });
+  // Only the converter's own setting: the rest of a server's configuration does not apply.
+  const { LATEX_TIMEOUT_SECONDS } = loadConfig({
+    LATEX_TIMEOUT_SECONDS: process.env.LATEX_TIMEOUT_SECONDS,
+  });
+  const latex = findLatexml({ timeoutSeconds: LATEX_TIMEOUT_SECONDS });
   if (!latex)
     throw new Error("LaTeXML, bubblewrap and prlimit are needed (Debian latexml, bubblewrap)");
   const source = await prepareSource(makeZip(fixtureEntries(name)), { latex });
