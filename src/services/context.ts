@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 // The ports: each is declared by the domain that implements it and named here, through that
 // domain's index.ts and for its type only, so this file loads no domain (docs/development.md).
 import type { KeyUsage } from "./agents/index.ts";
+import type { LatexConverter } from "./files/index.ts";
 import type { ClientMetadataDocuments } from "./oauth/index.ts";
 import type { Mailer } from "./owners/index.ts";
 import type { RateLimits } from "./ratelimit/index.ts";
@@ -61,6 +62,12 @@ export interface ServiceContext {
    * without it, queries match papers in the query's own language only.
    */
   translator?: Translator;
+  /**
+   * LaTeX source conversion (LaTeXML under bubblewrap, found at start-up: LATEX_SOURCES);
+   * without it LaTeX bundles are refused, Markdown bundles still work, and /readyz and the
+   * submit page say so.
+   */
+  latex?: LatexConverter;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
   /**

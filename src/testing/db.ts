@@ -124,6 +124,7 @@ export function testContext(
     ...(overrides.search ? { search: overrides.search } : {}),
     ...(overrides.screener ? { screener: overrides.screener } : {}),
     ...(overrides.translator ? { translator: overrides.translator } : {}),
+    ...(overrides.latex ? { latex: overrides.latex } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),

@@ -9,7 +9,7 @@ import { resolve, sep } from "node:path";
 import type { FileRole } from "../../db/schema/index.ts";
 import { Invalid } from "../errors.ts";
 import { checkImage } from "./images.ts";
-import { convertLatex, findMainTex } from "./latex.ts";
+import { findMainTex, LATEX_HOWTO, type LatexConverter } from "./latex.ts";
 import {
   BUNDLE_LIMITS,
   extensionOf,
@@ -17,6 +17,7 @@ import {
   SOURCE_TYPES,
   SUPPLEMENTARY_TYPES,
 } from "./limits.ts";
+import { refuseSource as refuse } from "./refusal.ts";
 import { type Bundle, unpackBundle } from "./unpack.ts";
 
 /** One file of a version, ready to store. */
@@ -41,12 +42,6 @@ export interface PreparedSource {
   convertMs: number;
 }
 
-function refuse(message: string): never {
-  throw new Invalid(`The source bundle was refused: ${message}`, [
-    { in: "body", name: "source", message },
-  ]);
-}
-
 function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
@@ -60,20 +55,24 @@ function file(name: string, role: FileRole, mediaType: string, bytes: Uint8Array
  * `\documentclass` file is LaTeX (its main file found, or `main` named), otherwise it must
  * hold a Markdown file (`main`, else `paper.md`, `main.md` or the only `.md`). Files of a
  * type not listed in limits.ts are refused by name, so nothing unexpected is served later.
+ * LaTeX needs `latex`, the converter the server found (ServiceContext.latex); without it a
+ * LaTeX bundle is refused, as is any bundle Quire cannot use (SourceRefused, saying why).
  */
 export async function prepareSource(
   archive: Uint8Array,
-  options: { main?: string | undefined } = {},
+  options: { main?: string | undefined; latex?: LatexConverter | undefined } = {},
 ): Promise<PreparedSource> {
   const bundle = await unpackBundle(archive);
-  if (bundle.size === 0) refuse("it is empty");
+  if (bundle.size === 0) refuse({ code: "empty" }, "it is empty");
   const unknown = [...bundle.keys()].filter((p) => {
     const ext = extensionOf(p);
     return !FIGURE_TYPES[ext] && !SUPPLEMENTARY_TYPES[ext] && !SOURCE_TYPES[ext];
   });
   if (unknown.length > 0) {
+    const paths = unknown.slice(0, 10);
     refuse(
-      `these files are of a type Quire does not keep: ${unknown.slice(0, 10).join(", ")} (see the list of accepted types)`,
+      { code: "unknown_types", paths },
+      `these files are of a type Quire does not keep: ${paths.join(", ")} (see the list of accepted types)`,
     );
   }
   const named = options.main;
@@ -83,25 +82,45 @@ export async function prepareSource(
         ([p, b]) =>
           p.toLowerCase().endsWith(".tex") && /\\documentclass/.test(new TextDecoder().decode(b)),
       );
-  const prepared = isLatex ? await fromLatex(bundle, named) : await fromMarkdown(bundle, named);
+  if (isLatex && !options.latex) {
+    refuse(
+      { code: "latex_unavailable" },
+      `it is LaTeX, and this server cannot convert LaTeX (to accept it, ${LATEX_HOWTO}); a Markdown bundle works`,
+    );
+  }
+  const prepared =
+    options.latex && isLatex
+      ? await fromLatex(bundle, named, options.latex)
+      : await fromMarkdown(bundle, named);
   if (prepared.files.length > BUNDLE_LIMITS.keptMax) {
-    refuse(`it has more than ${BUNDLE_LIMITS.keptMax} files to keep`);
+    refuse(
+      { code: "too_many_files", max: BUNDLE_LIMITS.keptMax },
+      `it has more than ${BUNDLE_LIMITS.keptMax} files to keep`,
+    );
   }
   return prepared;
 }
 
-async function fromLatex(bundle: Bundle, named: string | undefined): Promise<PreparedSource> {
+async function fromLatex(
+  bundle: Bundle,
+  named: string | undefined,
+  latex: LatexConverter,
+): Promise<PreparedSource> {
   const main = findMainTex(bundle, named);
-  const output = await convertLatex(bundle, main);
+  const output = await latex.convert(bundle, main);
   // The HTML parser loads with the first LaTeX bundle, not at start-up.
   const { latexmlToMarkdown } = await import("./latexml-markdown.ts");
   const doc = latexmlToMarkdown(output.html);
-  if (!doc.body.trim()) refuse(`the converter produced no text from "${main}"`);
+  if (!doc.body.trim()) {
+    refuse({ code: "no_text", path: main }, `the converter produced no text from "${main}"`);
+  }
   const files: PreparedFile[] = [];
   const figures = new Set<string>();
   for (const path of new Set(doc.images)) {
     const bytes = output.files.get(path);
-    if (!bytes) refuse(`the converter's figure "${path}" is missing`);
+    if (!bytes) {
+      refuse({ code: "figure_missing", path }, `the converter's figure "${path}" is missing`);
+    }
     const checked = await checkImage(path, bytes, { trim: !bundle.has(path) });
     files.push(file(path, "figure", checked.mediaType, checked.bytes));
     figures.add(path);
@@ -143,20 +162,32 @@ async function fromMarkdown(bundle: Bundle, named: string | undefined): Promise<
   const main =
     named ?? (mds.length === 1 ? mds[0] : ["paper.md", "main.md"].find((n) => bundle.has(n)));
   if (!main) {
+    if (mds.length === 0) {
+      refuse(
+        { code: "no_main" },
+        "it has neither a LaTeX file with \\documentclass nor a Markdown (.md) file",
+      );
+    }
     refuse(
-      mds.length === 0
-        ? "it has neither a LaTeX file with \\documentclass nor a Markdown (.md) file"
-        : `it has several Markdown files (${mds.join(", ")}); name the main one`,
+      { code: "several_main", paths: mds },
+      `it has several Markdown files (${mds.join(", ")}); name the main one`,
     );
   }
   const source = bundle.get(main);
-  if (!source) refuse(`the main file "${main}" is not in the bundle`);
+  if (!source) {
+    refuse({ code: "main_missing", path: main }, `the main file "${main}" is not in the bundle`);
+  }
   const body = new TextDecoder("utf-8", { fatal: false }).decode(source);
   const files: PreparedFile[] = [];
   const figures = new Set<string>();
   for (const path of new Set(markdownImages(body))) {
     const bytes = bundle.get(path);
-    if (!bytes) refuse(`the figure "${path}" the text shows is not in the bundle`);
+    if (!bytes) {
+      refuse(
+        { code: "figure_missing", path },
+        `the figure "${path}" the text shows is not in the bundle`,
+      );
+    }
     const checked = await checkImage(path, bytes);
     files.push(file(path, "figure", checked.mediaType, checked.bytes));
     figures.add(path);
@@ -174,6 +205,13 @@ async function fromMarkdown(bundle: Bundle, named: string | undefined): Promise<
   return { kind: "markdown", title: "", abstract: "", body, files, warnings: [], convertMs: 0 };
 }
 
+/** A bundle path an import file names that cannot be read (the CLI's own mistake, not the bundle's). */
+function unreadable(message: string): never {
+  throw new Invalid(`The source bundle was refused: ${message}`, [
+    { in: "body", name: "source", message },
+  ]);
+}
+
 /**
  * Reads bundles named relative to `folder` (a JSONL file's), refusing a path that leaves it
  * (`..`, absolute, or a symlink out) and a file over the compressed bound before reading it.
@@ -182,15 +220,18 @@ export function bundleReader(folder: string): (path: string) => Promise<Uint8Arr
   return async (path) => {
     const root = await realpath(folder);
     const target = await realpath(resolve(root, path)).catch(() => {
-      refuse(`no file "${path}" next to the import file`);
+      unreadable(`no file "${path}" next to the import file`);
     });
     if (target !== root && !target.startsWith(`${root}${sep}`)) {
-      refuse(`"${path}" is outside the import file's folder`);
+      unreadable(`"${path}" is outside the import file's folder`);
     }
     const info = await stat(target);
-    if (!info.isFile()) refuse(`"${path}" is not a file`);
+    if (!info.isFile()) unreadable(`"${path}" is not a file`);
     if (info.size > BUNDLE_LIMITS.compressedMax) {
-      refuse(`it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`);
+      refuse(
+        { code: "too_large", max: BUNDLE_LIMITS.compressedMax },
+        `it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`,
+      );
     }
     return new Uint8Array(await readFile(target));
   };

@@ -42,6 +42,23 @@ export async function storeVersionFiles(
   );
 }
 
+/**
+ * A new version keeps the figures and supplementary files of the version before it (inside
+ * the caller's transaction; contents are shared, only the list is written). A LaTeX source
+ * stays with the versions it produced.
+ */
+export async function keepVersionFiles(
+  db: Db,
+  from: { paperId: string; version: number },
+  to: { version: number },
+): Promise<void> {
+  await db.execute(sql`
+    insert into ${versionFiles} (paper_id, version, name, role, sha256, position)
+    select paper_id, ${to.version}, name, role, sha256, position
+    from ${versionFiles}
+    where paper_id = ${from.paperId} and version = ${from.version} and role <> 'source'`);
+}
+
 export const VersionFileSchema = z
   .object({
     name: z.string().openapi({
