@@ -11,7 +11,7 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
-import { chunkPaper, chunkRow } from "../chunks/index.ts";
+import { chunkRow, chunkVersion } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { type PreparedFile, storeVersionFiles } from "../files/index.ts";
@@ -230,7 +230,7 @@ export async function publishVersion(
       }
     }
     await storeVersionFiles(db, { paperId, version }, input.files ?? [], now);
-    const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
+    const spans = await chunkVersion(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));
     }
