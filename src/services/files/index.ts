@@ -4,6 +4,7 @@ export { LATEX_HOWTO, latexAvailable } from "./latex.ts";
 export { getFile } from "./serve.ts";
 export {
   filePath,
+  listFilesOfVersions,
   listVersionFiles,
   storeVersionFiles,
   type VersionFile,
