@@ -7,6 +7,7 @@ export { getFile } from "./serve.ts";
 export {
   filePath,
   keepVersionFiles,
+  listFilesOfVersions,
   listVersionFiles,
   storeVersionFiles,
   type VersionFile,

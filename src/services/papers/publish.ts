@@ -11,7 +11,7 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
-import { chunkPaper, chunkRow } from "../chunks/index.ts";
+import { chunkRow, chunkVersion } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
 import { keepVersionFiles, type PreparedFile, storeVersionFiles } from "../files/index.ts";
@@ -238,7 +238,7 @@ export async function publishVersion(
     else if (input.keepFiles && version > 1) {
       await keepVersionFiles(db, { paperId, version: version - 1 }, { version });
     }
-    const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
+    const spans = await chunkVersion(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));
     }
