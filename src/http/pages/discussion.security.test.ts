@@ -146,7 +146,9 @@ describe("the votes quota", () => {
       // The 60th vote (unhelpful) stands.
       const counts = (await (
         await limited.app.request(`/api/v1/papers/${paper}/reviews?kind=ai_advisory`)
-      ).json()) as { ai_advisory: { reviews: { helpful_count: number; unhelpful_count: number }[] } };
+      ).json()) as {
+        ai_advisory: { reviews: { helpful_count: number; unhelpful_count: number }[] };
+      };
       expect(counts.ai_advisory.reviews[0]).toMatchObject({ helpful_count: 0, unhelpful_count: 1 });
       // Another person is not limited by it.
       const other = await signedInOwner(limited);
