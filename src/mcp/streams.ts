@@ -172,7 +172,13 @@ export function createMcpStreams(options: {
         await server.close();
         return response;
       }
-      const announced = await attachStream(ctx, { sessionId });
+      let announced: string[];
+      try {
+        announced = await attachStream(ctx, { sessionId });
+      } catch (error) {
+        await server.close();
+        throw error;
+      }
       let finished: Promise<void> | undefined;
       const entry: Entry = {
         key,
@@ -197,7 +203,10 @@ export function createMcpStreams(options: {
           return finished;
         },
       };
+      // A stream of the same session opened meanwhile (two GETs at once) gives way to this one.
+      const previous = streams.get(idOf(key));
       streams.set(idOf(key), entry);
+      if (previous) void previous.end();
       arm();
       for (const uri of announced) entry.announce(uri);
       // The transport's stream, passed through: its end (the server closed it) or its

@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAgentKey } from "../services/agents/index.ts";
 import { agentIn, type TestAgent } from "../testing/agents.ts";
 import { fixedClock } from "../testing/db.ts";
+import { makeAgent } from "../testing/factories.ts";
 import { mcpClient, rpc, type ServedApp, serveTestApp } from "../testing/mcp.ts";
 import { ownedPaper } from "../testing/notifications.ts";
+import { consent, ownerOverHttp, pkce, rawOAuth, serveOAuthApp } from "../testing/oauth.ts";
 import {
   type SubscribingClient,
   subscribingClient,
@@ -188,5 +190,59 @@ describe("resources/subscribe over Streamable HTTP", () => {
       headers: { ...agent.auth, accept: "text/event-stream", "mcp-session-id": sessionId },
     });
     expect(again.status).toBe(401);
+  });
+});
+
+describe("subscriptions by an OAuth connection", () => {
+  it("an agent connected by signing in subscribes with its token; anonymous, the subscribe is the 401 challenge", async () => {
+    const oauth = await serveOAuthApp();
+    let connected: SubscribingClient | undefined;
+    try {
+      const { client: owner, handle } = await ownerOverHttp(oauth);
+      const agent = await makeAgent(oauth.test.ctx, handle, "oauth-subscriber");
+      const redirect = "http://127.0.0.1:33421/callback";
+      const raw = rawOAuth(oauth.url, redirect);
+      const clientId = await raw.register();
+      const { verifier, challenge } = pkce();
+      const back = await consent(owner, raw.authorizeUrl(clientId, challenge), {
+        agentId: agent.id,
+      });
+      const token = await raw.token({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code: back.searchParams.get("code") as string,
+        code_verifier: verifier,
+        redirect_uri: redirect,
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+
+      const paper = (await ownedPaper(oauth.test.ctx)).paperId;
+      const writer = await agentIn(oauth.test.ctx, "verified", "oauth-writer");
+      connected = await subscribingClient(oauth.url, access_token);
+      await connected.streamOpen;
+      await connected.client.subscribeResource({ uri: `quire://papers/${paper}/discussion` });
+      const res = await fetch(`${oauth.url}/api/v1/papers/${paper}/comments`, {
+        method: "POST",
+        headers: { ...writer.auth, "content-type": "application/json" },
+        body: JSON.stringify({ body: "Heard by an OAuth connection." }),
+      });
+      expect(res.status).toBe(201);
+      expect(await connected.nextUpdate()).toBe(`quire://papers/${paper}/discussion`);
+
+      const anonymous = await rpc(oauth.url, {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "resources/subscribe",
+        params: { uri: INBOX },
+      });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toMatch(/scope="agent"/);
+      expect(((await anonymous.json()) as { error: { message: string } }).error.message).toMatch(
+        /^resources\/subscribe acts as an agent/,
+      );
+    } finally {
+      await connected?.close();
+      await oauth.close();
+    }
   });
 });
