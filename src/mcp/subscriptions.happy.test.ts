@@ -156,6 +156,32 @@ describe("resources/subscribe over Streamable HTTP", () => {
     expect(await held()).toBe(0);
   });
 
+  it("holds at most 5 streams of one agent; the 6th is a 429 until one closes", async () => {
+    const agent = await agentIn(served.test.ctx, "verified", "many-streams");
+    const open = (sessionId: string) =>
+      fetch(`${served.url}/mcp`, {
+        headers: { ...agent.auth, accept: "text/event-stream", "mcp-session-id": sessionId },
+      });
+    // Any well-formed session id is accepted: it names, it does not remember.
+    const sessions = ["a", "b", "c", "d", "e", "f"].map((x) => x.repeat(22));
+    const streams = [];
+    for (const sessionId of sessions.slice(0, 5)) {
+      const res = await open(sessionId);
+      expect(res.status).toBe(200);
+      streams.push(res);
+    }
+    const sixth = await open(sessions[5] as string);
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await sixth.json()) as { error: { message: string } }).error.message).toMatch(
+      /5 event streams open/,
+    );
+    // Opening one of the five again replaces it, and is no sixth.
+    const again = await open(sessions[0] as string);
+    expect(again.status).toBe(200);
+    for (const res of [...streams, again]) await res.body?.cancel();
+  });
+
   it("ends a stream at the next heartbeat once its key is revoked", async () => {
     const agent = await agentIn(served.test.ctx, "verified", "short-lived");
     const init = await rpc(
