@@ -25,9 +25,23 @@ export type Caller =
 
 export interface Clock {
   now(): Date;
+  /**
+   * Calls `run` once `ms` of this clock's time have passed; returns the cancel. Background
+   * schedules (the mail relay, the MCP streams' heartbeat) wait on the clock, never on a
+   * timer of their own, so a test that moves its clock drives them without sleeping.
+   */
+  schedule(ms: number, run: () => void): () => void;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** Wall time; a schedule is an unref'd timer (it never keeps the process alive). */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  schedule(ms, run) {
+    const timer = setTimeout(run, Math.max(0, ms));
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
 
 interface ServiceSettings {
   baseUrl: string;
