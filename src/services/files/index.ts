@@ -1,6 +1,14 @@
 /** @module The files domain's public surface: source bundles, their conversion, stored files. */
-export { bundleReader, type PreparedFile, type PreparedSource, prepareSource } from "./bundle.ts";
+export {
+  bundleReader,
+  convertLatexSource,
+  type PreparedFile,
+  type PreparedSource,
+  prepareSource,
+  type SavedConversions,
+} from "./bundle.ts";
 export { LATEX_HOWTO, latexAvailable } from "./latex.ts";
+export { saveConversion, savedConversions } from "./saved.ts";
 export { getFile } from "./serve.ts";
 export {
   filePath,

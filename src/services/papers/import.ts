@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
-import { type PreparedSource, prepareSource } from "../files/index.ts";
+import { type PreparedSource, prepareSource, type SavedConversions } from "../files/index.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
@@ -59,6 +59,11 @@ export interface ImportOptions {
    * a `source` are invalid.
    */
   readSource?: (path: string) => Promise<Uint8Array>;
+  /**
+   * LaTeX conversions made earlier, by archive hash (the sample papers'): a bundle found here
+   * is not converted again, and imports as if it had been (same text, files and import key).
+   */
+  savedConversions?: SavedConversions;
 }
 
 /**
@@ -143,7 +148,10 @@ async function importLine(
     }
     try {
       const bytes = await options.readSource(record.source);
-      const prepared = await prepareSource(bytes, { main: record.main });
+      const prepared = await prepareSource(bytes, {
+        main: record.main,
+        saved: options.savedConversions,
+      });
       source = { prepared, sha256: createHash("sha256").update(bytes).digest("hex") };
     } catch (error) {
       if (error instanceof Invalid && error.issues.length > 0) {
