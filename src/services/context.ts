@@ -31,6 +31,8 @@ export const systemClock: Clock = { now: () => new Date() };
 interface ServiceSettings {
   baseUrl: string;
   chunkMaxChars: number;
+  /** FILES_MAX_MB in bytes: all stored file contents together (services/files/store.ts). */
+  filesMaxBytes: number;
   keyPrefix: string;
   /** CONTACT_EMAIL: where reports and takedown requests go (shown on /legal), if published. */
   contactEmail?: string;

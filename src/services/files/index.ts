@@ -11,7 +11,9 @@ export { LATEX_HOWTO, latexAvailable } from "./latex.ts";
 export { saveConversion, savedConversions } from "./saved.ts";
 export { getFile } from "./serve.ts";
 export {
+  FilesFull,
   filePath,
+  filesUsage,
   listVersionFiles,
   storeVersionFiles,
   type VersionFile,

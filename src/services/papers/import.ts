@@ -4,7 +4,12 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
-import { type PreparedSource, prepareSource, type SavedConversions } from "../files/index.ts";
+import {
+  FilesFull,
+  type PreparedSource,
+  prepareSource,
+  type SavedConversions,
+} from "../files/index.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
@@ -194,7 +199,7 @@ async function importLine(
         messages: [`owner: no owner has the handle "${record.owner}"`],
       };
   }
-  const result = await publishVersion(ctx, {
+  const input = {
     title: record.title ?? source?.prepared.title ?? "",
     abstract: record.abstract ?? source?.prepared.abstract ?? "",
     body: source ? source.prepared.body : (record.body ?? ""),
@@ -207,7 +212,16 @@ async function importLine(
     importKey: importKeyOf(source ? { ...record, source: source.sha256 } : record),
     llmScreening: options.llmScreening ?? false,
     ...(record.published_at ? { publishedAt: new Date(record.published_at) } : {}),
-  });
+  };
+  let result: PublishResult;
+  try {
+    result = await publishVersion(ctx, input);
+  } catch (error) {
+    // A full file store (FILES_MAX_MB) refuses this line; the lines after it may still go in
+    // (text, or files the archive already has).
+    if (!(error instanceof FilesFull)) throw error;
+    return { line, outcome: "invalid", messages: [`source: ${error.message}`] };
+  }
   if (result.outcome === "already_imported") {
     return { line, outcome: result.outcome, paper_id: result.paper_id, messages: [] };
   }

@@ -229,7 +229,9 @@ export async function publishVersion(
         });
       }
     }
-    await storeVersionFiles(db, { paperId, version }, input.files ?? [], now);
+    await storeVersionFiles(db, { paperId, version }, input.files ?? [], now, {
+      maxBytes: ctx.settings.filesMaxBytes,
+    });
     const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));
