@@ -14,9 +14,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { loadConfig } from "../src/config.ts";
 import { renderMarkdown } from "../src/http/pages/markdown.ts";
 import { prepareSource } from "../src/services/files/bundle.ts";
-import { sandboxArgs } from "../src/services/files/latex.ts";
+import { findLatexml, sandboxArgs } from "../src/services/files/latex.ts";
 import { fixtureEntries, makeZip } from "../src/testing/bundles.ts";
 import { writeResult } from "./lib/results.ts";
 import { figure, orSmoke, samples } from "./lib/smoke.ts";
@@ -89,7 +90,14 @@ function percentile(values: number[], p: number): number {
 
 async function laTeXML(name: string): Promise<{ html: string; ms: number }> {
   const started = performance.now();
-  const source = await prepareSource(makeZip(fixtureEntries(name)));
+  // Only the converter's own setting: the rest of a server's configuration does not apply.
+  const { LATEX_TIMEOUT_SECONDS } = loadConfig({
+    LATEX_TIMEOUT_SECONDS: process.env.LATEX_TIMEOUT_SECONDS,
+  });
+  const latex = findLatexml({ timeoutSeconds: LATEX_TIMEOUT_SECONDS });
+  if (!latex)
+    throw new Error("LaTeXML, bubblewrap and prlimit are needed (Debian latexml, bubblewrap)");
+  const source = await prepareSource(makeZip(fixtureEntries(name)), { latex });
   const html = renderMarkdown(source.body, {
     topHeading: 3,
     files: new Map(source.files.map((f) => [f.name, `/files/${f.sha256}`])),

@@ -38,6 +38,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { type Database, openDatabase } from "../src/db/client.ts";
+import { systemClock } from "../src/services/context.ts";
 import { restoreBackup, stagingDir, writeBackup } from "../src/services/operations/backup.ts";
 import { migrateToPostgres } from "../src/services/operations/migrate.ts";
 import { createHttpEmbedder } from "../src/services/search/embedder.ts";
@@ -205,7 +206,7 @@ async function main(): Promise<number> {
     const snapshotMs = performance.now() - t0;
     const copied = directoryBytes(snapshot);
     const file = join(root, "bench.quire");
-    const ctx = { clock: { now: () => new Date() }, logger: pino({ level: "silent" }) };
+    const ctx = { clock: systemClock, logger: pino({ level: "silent" }) };
     const t1 = performance.now();
     const manifest = await writeBackup(ctx, { file, snapshot, online: false });
     const writeMs = performance.now() - t1;

@@ -42,7 +42,7 @@ import type { Database } from "../src/db/client.ts";
 import { rowsOf } from "../src/db/sql.ts";
 import { createLogger } from "../src/logger.ts";
 import { openRuntime } from "../src/runtime.ts";
-import type { Clock, ServiceContext } from "../src/services/context.ts";
+import { type Clock, type ServiceContext, systemClock } from "../src/services/context.ts";
 import { pruneStores } from "../src/services/lifecycle/index.ts";
 import { seedSamplePapers } from "../src/services/papers/seed.ts";
 import { withBenchDatabase } from "./lib/database.ts";
@@ -73,6 +73,7 @@ function movableClock(): Clock & { advance(ms: number): void } {
   let offset = 0;
   return {
     now: () => new Date(Date.now() + offset),
+    schedule: systemClock.schedule,
     advance(ms) {
       offset += ms;
     },

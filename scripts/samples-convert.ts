@@ -11,8 +11,14 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
 import { fromRoot } from "../src/paths.ts";
-import { convertLatexSource, saveConversion } from "../src/services/files/index.ts";
+import {
+  convertLatexSource,
+  findLatexml,
+  LATEX_HOWTO,
+  saveConversion,
+} from "../src/services/files/index.ts";
 import { folderEntries, stableZip } from "../src/testing/bundles.ts";
 
 const SOURCES = fromRoot("samples/sources");
@@ -25,6 +31,12 @@ function converterVersion(): string {
   const version = /LaTeXML version ([\w.-]+)/.exec(out)?.[1];
   return version ? `LaTeXML ${version}` : "LaTeXML";
 }
+
+// The converter as a server finds it at start-up; only its own setting applies here.
+const { LATEX_TIMEOUT_SECONDS } = loadConfig({
+  LATEX_TIMEOUT_SECONDS: process.env.LATEX_TIMEOUT_SECONDS,
+});
+const converter = findLatexml({ timeoutSeconds: LATEX_TIMEOUT_SECONDS });
 
 const names = readdirSync(SOURCES, { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -43,7 +55,10 @@ for (const name of names) {
   );
   if (!isLatex) continue;
   latex.add(name);
-  const conversion = await convertLatexSource(archive);
+  if (!converter) {
+    throw new Error(`converting ${name} needs LaTeXML: ${LATEX_HOWTO}`);
+  }
+  const conversion = await convertLatexSource(archive, { latex: converter });
   await saveConversion(
     join(CONVERTED, name),
     {

@@ -32,6 +32,7 @@ import { registerPublic } from "./http/public/index.ts";
 import type { ResponseCache } from "./http/response-cache.ts";
 import { declaredQueryNames } from "./http/route-query.ts";
 import { registerMcp } from "./mcp/http.ts";
+import type { McpStreams } from "./mcp/streams.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { domainErrorOf, Invalid, Unavailable } from "./services/errors.ts";
@@ -54,6 +55,12 @@ export interface AppDeps {
    * runtime on every archive change; without it, every read runs its query.
    */
   responseCache?: ResponseCache | undefined;
+  /**
+   * This instance's MCP event streams (GET /mcp), over the database's wake-ups; with them the
+   * MCP server offers resource subscriptions. Whoever makes them closes them (the server, at
+   * shutdown, before the database). Without them, /mcp is POST only (benchmarks).
+   */
+  mcpStreams?: McpStreams | undefined;
 }
 
 export { MAX_BODY_BYTES };
@@ -149,6 +156,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     baseUrl: deps.baseUrl,
     maxBodyBytes: MAX_BODY_BYTES,
     oauth: authorizationServers.length > 0,
+    ...(deps.mcpStreams ? { streams: deps.mcpStreams } : {}),
   });
   // Built on first use, when every route is registered: a third of a second a server need not
   // spend before it listens.

@@ -127,6 +127,17 @@ export const ConfigSchema = z.object({
     .describe(
       "`auto` translates queries between English and Spanish when Apertium's en–es pair is installed; `off` never does.",
     ),
+  /**
+   * Wall-clock bound of one LaTeX conversion (docs/files.md); a bundle that takes longer is
+   * refused with a message. Submissions wait for it, so keep it below the proxy's read timeout.
+   */
+  LATEX_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(600)
+    .default(60)
+    .describe("Seconds one LaTeX conversion may take before it is stopped and the bundle refused."),
   SCREENER_URL: optionalUrl.describe(
     "OpenAI-compatible `/v1/chat/completions` backend for the LLM screener.",
   ),

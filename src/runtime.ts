@@ -9,6 +9,7 @@ import { createLogger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { createKeyUsage } from "./services/agents/key-usage.ts";
 import { type ServiceContext, systemClock } from "./services/context.ts";
+import { findLatexml, LATEX_HOWTO } from "./services/files/index.ts";
 import { startPeriodicPrune } from "./services/lifecycle/index.ts";
 import { startNotificationMail } from "./services/notifications/index.ts";
 import { createClientMetadataDocuments } from "./services/oauth/client-metadata.ts";
@@ -158,6 +159,15 @@ export async function openRuntime(
   }
   const screener = screenerFromConfig(config);
   if (screener) services.screener = screener;
+  const latex = findLatexml({ timeoutSeconds: config.LATEX_TIMEOUT_SECONDS });
+  if (latex) {
+    services.latex = latex;
+  } else {
+    log.info(
+      { latex_sources: "off" },
+      `LaTeX source bundles are refused: LaTeXML was not found; to accept them, ${LATEX_HOWTO}`,
+    );
+  }
   const translator = config.CROSS_LINGUAL === "auto" ? findApertium() : null;
   if (translator) {
     services.translator = translator;

@@ -7,6 +7,7 @@ import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createLifecycle } from "./http/lifecycle.ts";
 import { buildMetricsApp } from "./http/ops/metrics.ts";
+import { createMcpStreams } from "./mcp/streams.ts";
 import { openRuntime } from "./runtime.ts";
 import { seedSamplePapers } from "./services/papers/index.ts";
 
@@ -52,6 +53,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const opened = performance.now();
   const { logger, metrics } = runtime;
   const lifecycle = createLifecycle({ starting: true });
+  const mcpStreams = createMcpStreams({
+    services: runtime.services,
+    listen: runtime.database.listen,
+  });
   const app = buildApp({
     services: runtime.services,
     logger,
@@ -61,6 +66,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     metricsToken: config.METRICS_TOKEN,
     lifecycle,
     responseCache: runtime.responseCache,
+    mcpStreams,
   });
   const server = await listen(app.fetch, config.PORT, config.HOST, {
     headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -144,6 +150,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
         );
         // The worker hands its claims back while requests finish; it needs the database only.
         const background = runtime.stopBackground();
+        // MCP event streams never finish by themselves: they end now, and their clients
+        // reconnect to an instance that is not stopping.
+        const streams = mcpStreams.close();
         const drained = drain(server, config.SHUTDOWN_TIMEOUT_MS, (f) => {
           force = f;
         });
@@ -157,6 +166,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           await Promise.race([lifecycle.idle(), delay(1000)]);
         }
         await background;
+        await streams;
         // Start-up work still running (seeding the samples) ends before the database closes.
         await startupWork.catch(() => {});
         if (metricsServer) {

@@ -12,7 +12,8 @@
  *   request id.
  * - Rate limits are exact across the two: 200 parallel reads from one address, exactly 120
  *   answered; the client's own X-Forwarded-For is replaced by nginx and changes no bucket.
- * - Bodies Quire might accept pass nginx, and Quire answers the too-large ones itself.
+ * - Bodies Quire might accept pass nginx, and Quire answers the too-large ones itself; the
+ *   paper forms take a source bundle, other pages keep the small cap.
  * - One instance SIGKILLed: nginx sends reads to the other; nothing after the kill fails.
  *
  * If nginx is not installed the file fails, saying how to install it.
@@ -247,6 +248,35 @@ describe("nginx in front of two instances", () => {
     const huge = await post(2 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect(huge.headers.server).toBe("nginx");
+    expect(huge.headers["content-type"]).toBe("text/html");
+  });
+
+  it("lets a source bundle through to the paper forms only: other pages keep nginx's small cap", async () => {
+    const ip = client();
+    const boundary = "----quire-deploy-test";
+    const upload = (path: string, bytes: number) =>
+      requestFrom(ip, `${nginx.base}${path}`, {
+        method: "POST",
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        body: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="source"; filename="paper.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+          ),
+          Buffer.alloc(bytes),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    // Quire answers (no CSRF token: 403) where nginx would have refused the body (413).
+    for (const path of ["/submit", "/es/submit", "/papers/2611.00001/revise"]) {
+      const bundle = await upload(path, 2 * 1024 * 1024);
+      expect(bundle.status, path).toBe(403);
+      expect(bundle.headers["content-type"], path).toMatch(/^text\/html; charset=utf-8/i);
+    }
+    const other = await upload("/sign-in", 2 * 1024 * 1024);
+    expect(other.status).toBe(413);
+    expect(other.headers["content-type"]).toBe("text/html");
+    const huge = await upload("/submit", 30 * 1024 * 1024);
+    expect(huge.status).toBe(413);
     expect(huge.headers["content-type"]).toBe("text/html");
   });
 

@@ -43,6 +43,9 @@ const APPLICABLE = [
   "resources-list",
   "prompts-list",
   "dns-rebinding-protection",
+  // With a session id given at initialize (for resource subscriptions, docs/adr/0051), three
+  // concurrent POSTs of one session are all answered.
+  "server-sse-multiple-streams",
 ];
 
 let served: ServedQuire;

@@ -200,7 +200,13 @@ async function reindexCommand(rt: Runtime, args: string[]): Promise<number> {
       },
     });
     (bar as ReturnType<typeof createProgress> | null)?.finish("done");
-    process.stdout.write(`search index: ${built.papers} papers, ${built.chunks} chunks\n`);
+    const captions =
+      built.captions > 0
+        ? ` (${built.captions} caption chunk${built.captions === 1 ? "" : "s"} added)`
+        : "";
+    process.stdout.write(
+      `search index: ${built.papers} papers, ${built.chunks} chunks${captions}\n`,
+    );
   }
   const embedder = rt.services.embedder;
   if (!embedder) {

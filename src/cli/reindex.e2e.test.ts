@@ -7,7 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+// biome-ignore lint/style/noRestrictedImports: the test makes the archive look older than captions, with no server holding it.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// biome-ignore lint/style/noRestrictedImports: as above.
+import { openDatabase } from "../db/client.ts";
+// biome-ignore lint/style/noRestrictedImports: as above.
+import { rowsOf } from "../db/sql.ts";
 import {
   type FakeEmbeddingServer,
   startFakeEmbeddingServer,
@@ -20,6 +26,22 @@ const TIMEOUT_MS = 240_000;
 
 let dir: string;
 let server: FakeEmbeddingServer;
+const CAPTION = "Figure 1: Estimated gap against steps.";
+
+/** The caption chunks in the data directory (no server may hold it meanwhile). */
+async function captionChunks(remove = false): Promise<string[]> {
+  const database = await openDatabase({ dataDir: join(dir, "data") });
+  try {
+    if (remove) await database.db.execute(sql`delete from chunks where field = 'caption'`);
+    const rows = await rowsOf<{ content: string }>(
+      database.db,
+      sql`select content from chunks where field = 'caption' order by id`,
+    );
+    return rows.map((r) => r.content);
+  } finally {
+    await database.close();
+  }
+}
 
 function quire(args: string[], extra: Record<string, string> = {}) {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -48,7 +70,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "quire-reindex-"));
   server = await startFakeEmbeddingServer(16);
   const file = join(dir, "papers.jsonl");
-  writeFileSync(file, [1, 2, 3].map(() => JSON.stringify(paperInput())).join("\n"));
+  const figure = paperInput({
+    body: `## Results\n\nThe gap closes.\n\n![${CAPTION}](figures/plot.png) {#figure-1}\n`,
+  });
+  writeFileSync(
+    file,
+    [...[1, 2, 3].map(() => paperInput()), figure].map((p) => JSON.stringify(p)).join("\n"),
+  );
   const imported = await quire(["import", file]);
   expect(imported.code).toBe(0);
 }, TIMEOUT_MS);
@@ -64,8 +92,21 @@ describe("quire reindex", () => {
     async () => {
       const result = await quire(["reindex"]);
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/search index: 3 papers, \d+ chunks/);
+      expect(result.stdout).toMatch(/search index: 4 papers, \d+ chunks\n/);
       expect(result.stdout).toMatch(/no embedding backend configured/);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "gives papers stored before captions were chunks their caption chunks",
+    async () => {
+      expect(await captionChunks()).toEqual([CAPTION]);
+      expect(await captionChunks(true)).toEqual([]);
+      const result = await quire(["reindex"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/search index: 4 papers, \d+ chunks \(1 caption chunk added\)/);
+      expect(await captionChunks()).toEqual([CAPTION]);
     },
     TIMEOUT_MS,
   );

@@ -60,24 +60,70 @@ export const NOT_UTF8: FieldIssue = { in: "body", name: "body", message: "is not
  *
  * A form (`application/x-www-form-urlencoded`) carries text percent-encoded too, so each
  * field's decoded bytes are checked as well and the issue names the field. A multipart body
- * is checked whole (the site's forms have no file fields: every part is text).
+ * is checked whole, unless the page takes files (`fileFields`, the paper forms' source
+ * bundle): then every part but those files is checked, and the issue names its field.
  *
  * The request keeps the bytes (`c.req.raw` is rebuilt over them), so whoever reads next reads
  * what was checked. Run it inside `limitBody`: a body over the cap fails the read there.
  */
-export async function utf8BodyIssue(c: Context): Promise<FieldIssue | null> {
+export async function utf8BodyIssue(
+  c: Context,
+  options: { fileFields?: readonly string[] } = {},
+): Promise<FieldIssue | null> {
   const raw = c.req.raw;
   if (raw.body === null) return null;
   const bytes = new Uint8Array(await raw.arrayBuffer());
   c.req.raw = new Request(raw, { body: bytes });
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (options.fileFields?.length && type.startsWith("multipart/form-data")) {
+    return multipartTextIssue(bytes, c.req.header("content-type") ?? "", options.fileFields);
+  }
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
     return NOT_UTF8;
   }
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/x-www-form-urlencoded")) return formFieldIssue(text);
+  return null;
+}
+
+const CRLF2 = Buffer.from("\r\n\r\n");
+
+/**
+ * The first part of a multipart body whose headers or content are not UTF-8, skipping the
+ * content of files sent in `fileFields` (bytes, not text). A body the splitter cannot make
+ * sense of is left to the form parser, which refuses it (400).
+ */
+function multipartTextIssue(
+  bytes: Uint8Array,
+  contentType: string,
+  fileFields: readonly string[],
+): FieldIssue | null {
+  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) return null;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start, next);
+    at = next;
+    const headEnd = part.indexOf(CRLF2);
+    const head = part.subarray(0, headEnd === -1 ? part.length : headEnd).toString("latin1");
+    const name = /\bname="([^"]*)"/i.exec(head)?.[1] ?? "";
+    if (fileFields.includes(name) && /\bfilename\*?=/i.test(head)) continue;
+    try {
+      strictUtf8.decode(part);
+    } catch {
+      return name
+        ? { in: "body", name: name.slice(0, 100), message: "is not valid UTF-8" }
+        : NOT_UTF8;
+    }
+  }
   return null;
 }
 

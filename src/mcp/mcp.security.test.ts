@@ -44,7 +44,8 @@ describe("agent keys on /mcp", () => {
   it("reads work without a key; a good key works", async () => {
     const res = await rpc(served.url, initialize);
     expect(res.status).toBe(200);
-    expect(res.headers.get("mcp-session-id")).toBeNull();
+    // A session id names the client's resource subscriptions; no instance holds memory of it.
+    expect(res.headers.get("mcp-session-id")).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const c = await mcpClient(served.url, verified.key);
     clients.push(c);
     expect((await c.listTools()).tools.length).toBe(MCP_TOOL_NAMES.length);
@@ -154,14 +155,18 @@ describe("the JSON-RPC channel", () => {
     expect(body).toMatchObject({ id: 7, error: { code: -32601 } });
   });
 
-  it("GET, DELETE and PUT are 405 with Allow: POST (stateless: no stream, no session)", async () => {
-    for (const method of ["GET", "DELETE", "PUT"]) {
+  it("GET without a key and PUT are 405, DELETE without a session 400: streams and sessions are an agent's", async () => {
+    for (const [method, status] of [
+      ["GET", 405],
+      ["PUT", 405],
+      ["DELETE", 400],
+    ] as const) {
       const res = await fetch(`${served.url}/mcp`, {
         method,
         headers: { accept: "text/event-stream, text/html" },
       });
-      expect(res.status, method).toBe(405);
-      expect(res.headers.get("allow")).toBe("POST");
+      expect(res.status, method).toBe(status);
+      if (status === 405) expect(res.headers.get("allow")).toBe("GET, POST, DELETE");
       await rpcErrorOf(res);
     }
   });

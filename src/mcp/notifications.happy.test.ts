@@ -1,6 +1,6 @@
 /**
  * @module MCP notifications with the SDK's real client: list_notifications (each event once),
- * mark_notifications_read, the quire://me/notifications resource, and no resources/subscribe.
+ * mark_notifications_read, the quire://me/notifications resource and its resources/subscribe.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,8 +117,8 @@ describe("notifications over MCP", () => {
     }
   });
 
-  it("does not offer resources/subscribe: a stateless server has no channel to push updates on", async () => {
-    expect(client.getServerCapabilities()?.resources?.subscribe).toBeFalsy();
+  it("offers resources/subscribe for the resource (src/mcp/subscriptions.happy.test.ts pushes on it)", async () => {
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     const res = await rpc(
       served.url,
       {
@@ -127,9 +127,12 @@ describe("notifications over MCP", () => {
         method: "resources/subscribe",
         params: { uri: "quire://me/notifications" },
       },
-      { authorization: `Bearer ${author.key}`, "mcp-protocol-version": "2025-06-18" },
+      {
+        authorization: `Bearer ${author.key}`,
+        "mcp-protocol-version": "2025-06-18",
+        "mcp-session-id": "AAAAAAAAAAAAAAAAAAAAAA",
+      },
     );
-    const body = (await res.json()) as { error?: { code: number } };
-    expect(body.error?.code).toBe(-32601);
+    expect(await res.json()).toMatchObject({ id: 7, result: {} });
   });
 });

@@ -10,4 +10,11 @@ export interface McpRequest {
   authorization: string | undefined;
   requestId: string;
   baseUrl: string;
+  /**
+   * Whether this instance serves event streams (GET /mcp), so resource subscriptions can be
+   * honoured: the server then declares `resources.subscribe`.
+   */
+  subscriptions: boolean;
+  /** The request's `Mcp-Session-Id` (given at initialize; subscriptions are per session). */
+  sessionId: string | undefined;
 }

@@ -25,6 +25,7 @@ describe("resources", () => {
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
       "quire://papers/{id}",
       "quire://papers/{id}/context",
+      "quire://papers/{id}/discussion",
     ]);
     const { resources } = await client.listResources();
     expect(resources).toContainEqual(

@@ -1,11 +1,31 @@
-/** @module Resources (quire://papers/{id}, …/context) and the review_paper prompt. */
+/**
+ * @module Resources (quire://papers/{id}, …/context, …/discussion, quire://me/notifications),
+ * their subscriptions, and the review_paper prompt.
+ */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { REVIEW_MAX_CHARS, REVIEW_SCALES as S } from "../services/contributions/index.ts";
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  listComments,
+  listReviews,
+  REVIEW_MAX_CHARS,
+  REVIEW_SCALES as S,
+} from "../services/contributions/index.ts";
 import { DomainError } from "../services/errors.ts";
 import { listNotifications } from "../services/notifications/index.ts";
 import { getPaper, getPaperSpans, listPapers } from "../services/papers/index.ts";
 import { limitOperation } from "../services/ratelimit/index.ts";
+import {
+  SUBSCRIBABLE,
+  SUBSCRIPTION_GRACE_SECONDS,
+  SUBSCRIPTIONS_PER_AGENT,
+  subscribeResource,
+  unsubscribeResource,
+} from "../services/subscriptions/index.ts";
 import type { McpRequest } from "./request.ts";
 import { PaperRefInput, renderPaperMarkdown } from "./tools/papers.ts";
 
@@ -25,7 +45,9 @@ async function asResourceError<T>(rc: McpRequest, body: () => Promise<T>): Promi
           ? RESOURCE_NOT_FOUND
           : error.code === "invalid"
             ? ErrorCode.InvalidParams
-            : error.code === "unauthorized"
+            : error.code === "unauthorized" ||
+                error.code === "forbidden" ||
+                error.code === "conflict"
               ? ErrorCode.InvalidRequest
               : ErrorCode.InternalError;
       throw new McpError(code, error.message);
@@ -48,9 +70,11 @@ export function registerResources(server: McpServer, rc: McpRequest) {
       title: "My notifications",
       description:
         "JSON: this agent's 50 newest notifications and its unread count, as " +
-        "list_notifications answers (needs the agent's key). The server is stateless: it " +
-        "does not offer resources/subscribe, so read it again (or call list_notifications " +
-        "with unread_only) to hear of new ones.",
+        "list_notifications answers (needs the agent's key). Subscribe to it " +
+        "(resources/subscribe) to get notifications/resources/updated on the GET stream " +
+        "whenever a notification for this agent is recorded, by any server of this Quire. " +
+        `Subscribable: ${SUBSCRIBABLE}; at most ${SUBSCRIPTIONS_PER_AGENT} per agent, kept ` +
+        `while the session's stream is open and ${SUBSCRIPTION_GRACE_SECONDS / 60} minutes after.`,
       mimeType: "application/json",
     },
     async (uri) =>
@@ -76,6 +100,38 @@ export function registerResources(server: McpServer, rc: McpRequest) {
         const spans = await getPaperSpans(rc.ctx, { id: one(id ?? "") });
         return {
           contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(spans) }],
+        };
+      }),
+  );
+
+  server.registerResource(
+    "paper_discussion",
+    new ResourceTemplate("quire://papers/{id}/discussion", { list: undefined }),
+    {
+      title: "A paper's discussion",
+      description:
+        "JSON: the paper's reviews (human and AI advisory apart, as GET " +
+        "/api/v1/papers/{id}/reviews with limit 100) and its comments and replies in thread " +
+        "order (as list_comments with order thread, limit 100). Subscribe to " +
+        "quire://papers/{id}/discussion (the bare id) to hear of every review, comment, " +
+        "reply, author response, helpful vote and moderation action on the paper.",
+      mimeType: "application/json",
+    },
+    async (uri, { id }) =>
+      asResourceError(rc, async () => {
+        const paperId = one(id ?? "");
+        const [reviews, comments] = await Promise.all([
+          listReviews(rc.ctx, { paperId, limit: 100 }),
+          listComments(rc.ctx, { paperId, limit: 100, order: "thread" }),
+        ]);
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: "application/json",
+              text: JSON.stringify({ reviews, comments }),
+            },
+          ],
         };
       }),
   );
@@ -113,6 +169,27 @@ export function registerResources(server: McpServer, rc: McpRequest) {
           ],
         };
       }),
+  );
+}
+
+/**
+ * `resources/subscribe` and `resources/unsubscribe`, for an agent's session (the session id
+ * given at initialize): stored in the database, so the instance holding the session's GET
+ * stream, whichever it is, pushes `notifications/resources/updated` (docs/adr/0051). Each
+ * costs a `read`, as a resource does.
+ */
+export function registerSubscriptions(server: McpServer, rc: McpRequest) {
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) =>
+    asResourceError(rc, async () => {
+      await subscribeResource(rc.ctx, { sessionId: rc.sessionId, uri: request.params.uri });
+      return {};
+    }),
+  );
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) =>
+    asResourceError(rc, async () => {
+      await unsubscribeResource(rc.ctx, { sessionId: rc.sessionId, uri: request.params.uri });
+      return {};
+    }),
   );
 }
 

@@ -1,7 +1,8 @@
 /** @module The MCP server for one request: Quire's tools bound to that request (McpRequest). */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpRequest } from "./request.ts";
-import { registerPrompts, registerResources } from "./resources.ts";
+import { registerPrompts, registerResources, registerSubscriptions } from "./resources.ts";
 import { registerAgentTools } from "./tools/agents.ts";
 import { registerContributionTools } from "./tools/contributions.ts";
 import { registerNotificationTools } from "./tools/notifications.ts";
@@ -21,8 +22,10 @@ const INSTRUCTIONS = [
   "`in_reply_to`) and `post_review` (advisory); `list_comments` reads a paper's threaded",
   "discussion; `list_notifications` tells the agent what happened to its contributions",
   "(replies, author responses, votes, moderation) and `mark_notifications_read` clears them;",
-  "`get_agent` shows any agent's public profile and track record. Failed calls say whether and",
-  "when to retry.",
+  "`get_agent` shows any agent's public profile and track record. An agent's client can",
+  "`resources/subscribe` to `quire://me/notifications` or `quire://papers/{id}/discussion` and",
+  "hear `notifications/resources/updated` on its GET stream when either changes. Failed calls",
+  "say whether and when to retry.",
 ].join(" ");
 
 /**
@@ -44,7 +47,11 @@ export const AGENT_TOOLS: ReadonlySet<string> = new Set([
  */
 export function buildMcpServer(rc: McpRequest): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
-    capabilities: { tools: {}, resources: {}, prompts: {} },
+    capabilities: {
+      tools: {},
+      resources: rc.subscriptions ? { subscribe: true } : {},
+      prompts: {},
+    },
     instructions: INSTRUCTIONS,
   });
   registerPaperTools(server, rc);
@@ -53,6 +60,15 @@ export function buildMcpServer(rc: McpRequest): McpServer {
   registerContributionTools(server, rc);
   registerNotificationTools(server, rc);
   registerResources(server, rc);
+  if (rc.subscriptions) registerSubscriptions(server, rc);
   registerPrompts(server);
   return server;
+}
+
+/**
+ * The server behind one GET /mcp event stream: it answers no requests (a GET carries none);
+ * it only sends `notifications/resources/updated` for the session's subscriptions.
+ */
+export function buildStreamServer(): Server {
+  return new Server(MCP_SERVER_INFO, { capabilities: { resources: { subscribe: true } } });
 }

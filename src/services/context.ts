@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 // The ports: each is declared by the domain that implements it and named here, through that
 // domain's index.ts and for its type only, so this file loads no domain (docs/development.md).
 import type { KeyUsage } from "./agents/index.ts";
+import type { LatexConverter } from "./files/index.ts";
 import type { ClientMetadataDocuments } from "./oauth/index.ts";
 import type { Mailer } from "./owners/index.ts";
 import type { RateLimits } from "./ratelimit/index.ts";
@@ -24,9 +25,23 @@ export type Caller =
 
 export interface Clock {
   now(): Date;
+  /**
+   * Calls `run` once `ms` of this clock's time have passed; returns the cancel. Background
+   * schedules (the mail relay, the MCP streams' heartbeat) wait on the clock, never on a
+   * timer of their own, so a test that moves its clock drives them without sleeping.
+   */
+  schedule(ms: number, run: () => void): () => void;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** Wall time; a schedule is an unref'd timer (it never keeps the process alive). */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  schedule(ms, run) {
+    const timer = setTimeout(run, Math.max(0, ms));
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
 
 interface ServiceSettings {
   baseUrl: string;
@@ -63,6 +78,12 @@ export interface ServiceContext {
    * without it, queries match papers in the query's own language only.
    */
   translator?: Translator;
+  /**
+   * LaTeX source conversion (LaTeXML under bubblewrap, found at start-up: LATEX_SOURCES);
+   * without it LaTeX bundles are refused, Markdown bundles still work, and /readyz and the
+   * submit page say so.
+   */
+  latex?: LatexConverter;
   /** Search tuning; the defaults in services/search/settings.ts apply to what is absent. */
   search?: Partial<SearchSettings>;
   /**

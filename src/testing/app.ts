@@ -5,6 +5,7 @@ import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { createLifecycle, type Lifecycle } from "../http/lifecycle.ts";
 import { ResponseCache } from "../http/response-cache.ts";
+import { createMcpStreams, type McpStreams } from "../mcp/streams.ts";
 import { createMetrics, type Metrics } from "../metrics.ts";
 import { listenArchiveChanges } from "../runtime.ts";
 import { createKeyUsage, type KeyUsage } from "../services/agents/key-usage.ts";
@@ -26,6 +27,8 @@ export interface TestApp {
   lifecycle: Lifecycle;
   /** The response cache, when asked for (`responseCacheMb`). */
   responseCache?: ResponseCache;
+  /** The MCP event streams (GET /mcp), listening on the database as a server's do. */
+  mcpStreams: McpStreams;
   close(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ export async function createTestApp(
     responseCache = new ResponseCache({ maxBytes: options.responseCacheMb * 1024 * 1024 });
     stopListening = await listenArchiveChanges(database, responseCache, logger);
   }
+  const mcpStreams = createMcpStreams({ services: ctx, listen: database.listen });
   const app = buildApp({
     services: ctx,
     logger,
@@ -92,6 +96,7 @@ export async function createTestApp(
     metricsToken: options.metricsToken,
     lifecycle,
     responseCache,
+    mcpStreams,
   });
   return {
     app,
@@ -102,7 +107,9 @@ export async function createTestApp(
     metrics,
     lifecycle,
     ...(responseCache ? { responseCache } : {}),
+    mcpStreams,
     close: async () => {
+      await mcpStreams.close();
       await stopListening?.();
       await keyUsage.close();
       await ctx.rateLimits?.close();

@@ -1,8 +1,9 @@
 /**
  * @module Test support: an archive with something in every table (sample papers, generated
  * abstracts through the import service, owners, sessions, agents, comments, reviews,
- * moderation, reader reports, OAuth clients, grants and tokens, embeddings and their queue, a dataset
- * snapshot), for the migrate and backup tests and the migrate benchmark.
+ * moderation, reader reports, OAuth clients, grants and tokens, MCP resource subscriptions,
+ * embeddings and their queue, a dataset snapshot), for the migrate and backup tests and the
+ * migrate benchmark.
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -40,6 +41,7 @@ import { fileReport, resolveReport } from "../services/reports/index.ts";
 import { createHttpEmbedder, type Embedder } from "../services/search/embedder.ts";
 import { prepareSearch } from "../services/search/prepare.ts";
 import { drainEmbeddingQueue } from "../services/search/worker.ts";
+import { newSessionId, subscribeResource } from "../services/subscriptions/index.ts";
 import { removeContribution, setPaperStatus } from "./agents.ts";
 import { type ApiResponses, collectApiResponses, EXACT_DENSE } from "./api-responses.ts";
 import { fixedClock, testContext } from "./db.ts";
@@ -245,6 +247,12 @@ export async function populateArchive(
     clock: tomorrow,
     mailer: { kind: "log", send: async () => {}, close: async () => {} },
   });
+
+  // An MCP client of the writer's subscribed to its inbox and a paper's discussion (ADR 0051).
+  const session = newSessionId();
+  for (const uri of ["quire://me/notifications", `quire://papers/${first}/discussion`]) {
+    await subscribeResource(asAgent(writer), { sessionId: session, uri });
+  }
 
   // A paper with a figure and a supplementary file (the files and version_files tables).
   await publishFigurePaper(op);

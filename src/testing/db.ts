@@ -54,19 +54,38 @@ function pgliteTemplate(): Blob | null {
   return template;
 }
 
-/** A clock tests can move. */
+/**
+ * A clock tests can move. What is scheduled on it runs when `set` or `advance` moves it to or
+ * past the due time (in due order, synchronously, each at most once); what a run schedules
+ * anew waits for the next move.
+ */
 export function fixedClock(start = new Date("2026-11-02T12:00:00.000Z")): Clock & {
   set(d: Date): void;
   advance(ms: number): void;
 } {
   let now = start.getTime();
+  let timers: { at: number; run: () => void }[] = [];
+  const fire = () => {
+    const due = timers.filter((t) => t.at <= now).sort((a, b) => a.at - b.at);
+    timers = timers.filter((t) => t.at > now);
+    for (const timer of due) timer.run();
+  };
   return {
     now: () => new Date(now),
+    schedule(ms, run) {
+      const timer = { at: now + Math.max(0, ms), run };
+      timers.push(timer);
+      return () => {
+        timers = timers.filter((t) => t !== timer);
+      };
+    },
     set: (d) => {
       now = d.getTime();
+      fire();
     },
     advance: (ms) => {
       now += ms;
+      fire();
     },
   };
 }
@@ -125,6 +144,7 @@ export function testContext(
     ...(overrides.search ? { search: overrides.search } : {}),
     ...(overrides.screener ? { screener: overrides.screener } : {}),
     ...(overrides.translator ? { translator: overrides.translator } : {}),
+    ...(overrides.latex ? { latex: overrides.latex } : {}),
     rateLimits: overrides.rateLimits ?? relaxedRateLimits(),
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
     ...(overrides.keyUsage ? { keyUsage: overrides.keyUsage } : {}),

@@ -1,8 +1,10 @@
 /**
  * @module A seeded fuzzer of every front end over real HTTP: each operation of the OpenAPI
- * document, `/mcp` JSON-RPC (every tool, malformed envelopes, batches), `/oai`, `/feed.atom`,
- * every page and every form route in both languages (with and without a session and a CSRF
- * token), fed hostile strings. A request fails when it answers 5xx (a 503 only where the
+ * document, `/mcp` JSON-RPC (every tool, resource reads and subscriptions, malformed envelopes,
+ * batches, with and without a session id), `/mcp`'s GET event stream and DELETE, `/oai`,
+ * `/feed.atom`, every page (a paper's discussion feed included) and every form route in both
+ * languages (with and without a session and a CSRF token; replies, votes, notification and
+ * revision fields with values that reach real rows), fed hostile strings. A request fails when it answers 5xx (a 503 only where the
  * contract allows it), takes over 5 s, loses its connection, or shows a stack trace or SQL text.
  */
 import fc from "fast-check";
@@ -194,6 +196,19 @@ function authArb(t: FuzzTarget) {
   );
 }
 
+/** `Mcp-Session-Id` values: none, well-formed (any 22 base64url characters is one), hostile. */
+const SESSION_IDS = [
+  undefined,
+  undefined,
+  "AAAAAAAAAAAAAAAAAAAAAA",
+  "fuzz_fuzz-fuzz_fuzz-ZZ",
+  "short",
+  "x".repeat(300),
+  "../../etc/passwd",
+  "a b",
+] as const;
+const sessionArb = fc.constantFrom(...SESSION_IDS);
+
 function queryString(pairs: [string, string][]): string {
   return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : "";
 }
@@ -348,7 +363,30 @@ function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       params: jsonValue,
     }),
   );
-  const message = fc.oneof({ weight: 3, arbitrary: call }, { weight: 2, arbitrary: other });
+  // Resources that exist, subscribed to, unsubscribed from and read (issue 31).
+  const resource = fc.record({
+    jsonrpc: fc.constant("2.0"),
+    id: fc.constant(4),
+    method: fc.constantFrom("resources/subscribe", "resources/unsubscribe", "resources/read"),
+    params: fc.record({
+      uri: fc.oneof(
+        fc.constantFrom(
+          "quire://me/notifications",
+          `quire://papers/${t.paperId}/discussion`,
+          `quire://papers/${t.paperId}v1/discussion`,
+          `quire://papers/${t.paperId}`,
+          "quire://papers/2601.99999/discussion",
+        ),
+        anyText.map((s) => `quire://papers/${s}/discussion`),
+        anyText,
+      ),
+    }),
+  });
+  const message = fc.oneof(
+    { weight: 3, arbitrary: call },
+    { weight: 2, arbitrary: other },
+    { weight: 1, arbitrary: resource },
+  );
   return fc
     .record({
       shape: fc.constantFrom("one", "one", "one", "batch", "junk", "deep", "empty"),
@@ -363,6 +401,7 @@ function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
         "null",
         "http://localhost",
       ),
+      session: sessionArb,
     })
     .map((g) => {
       const body =
@@ -378,7 +417,32 @@ function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       const headers: Record<string, string> = { ...g.auth, accept: g.accept };
       if (g.contentType) headers["content-type"] = g.contentType;
       if (g.origin) headers.origin = g.origin;
+      if (g.session) headers["mcp-session-id"] = g.session;
       return { family: `mcp ${g.shape}`, method: "POST", path: "/mcp", headers, body };
+    });
+}
+
+/**
+ * `/mcp` without POST: an agent session's event stream (GET; answered once its headers
+ * arrive, see sendOnce), ending a session (DELETE), and methods it does not take.
+ */
+function mcpStreamArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .record({
+      method: fc.constantFrom("GET", "GET", "GET", "DELETE", "DELETE", "HEAD", "PUT"),
+      auth: authArb(t),
+      session: sessionArb,
+      accept: fc.constantFrom("text/event-stream", "text/event-stream", "application/json", ""),
+      protocol: fc.constantFrom(undefined, undefined, "2025-06-18", "1999-01-01", "💥"),
+      lastEventId: fc.option(anyText, { nil: undefined }),
+    })
+    .map((g): FuzzRequest => {
+      const headers: Record<string, string> = { ...g.auth };
+      if (g.accept) headers.accept = g.accept;
+      if (g.session) headers["mcp-session-id"] = g.session;
+      if (g.protocol) headers["mcp-protocol-version"] = headerSafe(g.protocol);
+      if (g.lastEventId !== undefined) headers["last-event-id"] = headerSafe(g.lastEventId);
+      return { family: `mcp ${g.method}`, method: g.method, path: "/mcp", headers };
     });
 }
 
@@ -452,6 +516,9 @@ const FORM_FIELDS = [
   "up_to",
   "digest",
   "immediate-review",
+  "immediate-reply",
+  "immediate-helpful_vote",
+  "changelog",
 ];
 
 function pageArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
@@ -487,7 +554,27 @@ function pageArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       ),
       who: fc.constantFrom("signed-in", "signed-out", "no-cookie"),
       csrf: fc.constantFrom("valid", "valid", "wrong", "none"),
-      fields: fc.dictionary(fc.constantFrom(...FORM_FIELDS), anyText, { maxKeys: 6 }),
+      fields: fc.dictionary(
+        fc.constantFrom(...FORM_FIELDS, ...t.contributionIds.map((id) => `address-${id}`)),
+        fc.oneof(
+          { weight: 3, arbitrary: anyText },
+          // Values that pass the forms' checks, so replies, votes, read marks and mail
+          // choices reach real rows.
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              "on",
+              "helpful",
+              "unhelpful",
+              "none",
+              "A fuzzed reply.",
+              "2026-11-02T12:00:00Z",
+              ...t.contributionIds,
+            ),
+          },
+        ),
+        { maxKeys: 6 },
+      ),
       encoding: fc.constantFrom(
         "urlencoded",
         "urlencoded",
@@ -544,6 +631,7 @@ function generateRequests(t: FuzzTarget, seed: number, count: number): FuzzReque
   const arb = fc.oneof(
     { weight: 4, arbitrary: operationArb(t) },
     { weight: 3, arbitrary: mcpArb(t) },
+    { weight: 1, arbitrary: mcpStreamArb(t) },
     { weight: 1, arbitrary: feedArb(t) },
     { weight: 4, arbitrary: pageArb(t) },
   );
@@ -600,8 +688,16 @@ async function sendOnce(
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
       return { status: "reset", failure: { request: r, reason: `connection failed: ${cause}` } };
     }
-    const text = await res.text();
     const status = String(res.status);
+    // An event stream (an agent's GET /mcp) never ends by itself: its answer is its status and
+    // headers; its body is let go.
+    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      await res.body?.cancel();
+      return res.status >= 500
+        ? { status, failure: { request: r, reason: `answered ${res.status}`, status: res.status } }
+        : { status };
+    }
+    const text = await res.text();
     if (res.status >= 500 && !(res.status === 503 && allows503(r))) {
       return {
         status,

@@ -2,20 +2,27 @@
  * Papers with figures in real Chromium: a LaTeX paper imported with `quire import` (its
  * `"source"` converted by LaTeXML in its sandbox: needs latexml and bubblewrap) shows its
  * figures with captions, numbered references that lead to their targets, and MathML, in
- * English and Spanish; a Markdown paper's SVG figure whose file holds a script shows as an
- * image, and opened directly from /files/ its script never runs.
+ * English and Spanish; an owner submits another LaTeX bundle through the submit form (a file
+ * chosen in the file input) and reads it with its figure and MathML; a Markdown paper's SVG
+ * figure whose file holds a script shows as an image, and opened directly from /files/ its
+ * script never runs.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { es } from "../../src/http/pages/i18n/es.ts";
 import {
+  createOwnerOverHttp,
   inPage,
   launchChromium,
+  type Owner,
   openTab,
   type Site,
   serveSite,
+  signInOverHttp,
+  storageStateOf,
 } from "../../src/testing/browser.ts";
 import { fixtureEntries, makeTarGz } from "../../src/testing/bundles.ts";
 import { figureBundle } from "../../src/testing/figure-papers.ts";
@@ -27,6 +34,7 @@ let folder: string;
 let latexId: string;
 let markdownId: string;
 let svgUrl: string;
+let author: Owner;
 
 interface ApiFile {
   name: string;
@@ -68,6 +76,7 @@ beforeAll(async () => {
     version: { files: ApiFile[] };
   };
   svgUrl = new URL(detail.version.files.find((f) => f.name.endsWith(".svg"))?.url ?? "").pathname;
+  author = await createOwnerOverHttp(site, "figures-author");
   browser = await launchChromium();
 }, 300_000);
 
@@ -144,6 +153,59 @@ describe("a LaTeX paper's page", () => {
       }
     }, 120_000);
   }
+});
+
+describe("a LaTeX bundle submitted through the form", () => {
+  it("is chosen in the file input, converted, and reads with its figure and MathML (es)", async () => {
+    const state = storageStateOf(site, await signInOverHttp(site, author));
+    const tab = await openTab(browser, { lang: "es", storageState: state });
+    const { page } = tab;
+    const f = es.submit.form;
+    try {
+      await page.goto(`${site.base}/es/submit`);
+      // This server has LaTeXML: the form says how long a conversion may take, not that it
+      // needs installing.
+      expect(await page.locator("#latex-missing").count()).toBe(0);
+      expect(await page.locator("#latex-time").textContent()).toContain("LaTeXML");
+      // Title and abstract left empty: the source's \title and abstract are used.
+      await page.getByLabel(f.aiModel, { exact: true }).fill("claude-opus-4.5");
+      await page.getByLabel(f.keywords, { exact: true }).fill("diffusion, finite volumes");
+      await page.setInputFiles("#paper-source", {
+        name: "diffusion.tar.gz",
+        mimeType: "application/gzip",
+        buffer: Buffer.from(await makeTarGz(fixtureEntries("diffusion"))),
+      });
+      await Promise.all([
+        page.waitForURL(/\/es\/my\/papers\/\d{4}\.\d{5}\?notice=submitted$/, { timeout: 90_000 }),
+        page.getByRole("button", { name: f.submit }).click(),
+      ]);
+      const id = /\/my\/papers\/(\d{4}\.\d{5})/.exec(page.url())?.[1] ?? "";
+      await page.goto(`${site.base}/es/papers/${id}`);
+      await page.waitForLoadState("load");
+      expect(await page.locator("#paper-title").textContent()).toContain(
+        "Stable Explicit Schemes for Anisotropic Diffusion",
+      );
+      await page.locator("#figure-1 img").scrollIntoViewIfNeeded();
+      // Polled by evaluating (the page's CSP refuses waitForFunction's string polling).
+      await expect
+        .poll(() =>
+          inPage<boolean>(
+            page,
+            `(() => { const i = document.querySelector("#figure-1 img"); return i.complete && i.naturalWidth > 0; })()`,
+          ),
+        )
+        .toBe(true);
+      expect(
+        await inPage<string>(page, `document.querySelector("#figure-1 figcaption").textContent`),
+      ).toMatch(/^Figure 1:/);
+      expect(
+        await inPage<number>(page, `document.querySelectorAll("#paper-body math").length`),
+      ).toBeGreaterThan(5);
+      expect(tab.consoleErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  }, 180_000);
 });
 
 describe("an uploaded SVG with a script", () => {

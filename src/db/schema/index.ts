@@ -11,3 +11,4 @@ export * from "./owners.ts";
 export * from "./papers.ts";
 export * from "./reports.ts";
 export * from "./search.ts";
+export * from "./subscriptions.ts";

@@ -8,8 +8,9 @@ import { replaceResponse } from "../set-headers.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
+// Not text/event-stream: an event stream never ends, and each event must leave at once.
 const COMPRESSIBLE =
-  /^(text\/|application\/(json|ld\+json|problem\+json|xml|atom\+xml|javascript|x-ndjson|jsonl|x-bibtex|x-research-info-systems|vnd\.citationstyles)|image\/svg)/;
+  /^(text\/(?!event-stream)|application\/(json|ld\+json|problem\+json|xml|atom\+xml|javascript|x-ndjson|jsonl|x-bibtex|x-research-info-systems|vnd\.citationstyles)|image\/svg)/;
 /** Line-delimited exports are streamed; everything else is small enough to buffer. */
 const STREAMED = /ndjson|jsonl/;
 const MIN_BYTES = 1024;

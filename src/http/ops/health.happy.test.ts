@@ -1,7 +1,6 @@
 /** @module /healthz and /readyz when all is well: shapes, every check, no rate limit. */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latexAvailable } from "../../services/files/index.ts";
 import { createMemoryRateLimits } from "../../services/ratelimit/limits.ts";
 import { createHttpEmbedder } from "../../services/search/embedder.ts";
 import { watchEmbedder } from "../../services/search/embedder-health.ts";
@@ -72,11 +71,10 @@ describe("/readyz", () => {
     // This app has no translator: readiness says cross-lingual search is off and how to turn it on.
     expect(body.checks.cross_lingual).toMatchObject({ status: "not_configured", critical: false });
     expect(String(body.checks.cross_lingual?.detail)).toContain("apt install apertium-en-es");
-    // LaTeX sources are accepted where LaTeXML and bubblewrap are installed, and said so.
-    expect(body.checks.latex_sources).toMatchObject({
-      status: latexAvailable() ? "ok" : "not_configured",
-      critical: false,
-    });
+    // This app has no LaTeX converter: LaTeX sources are refused, and readiness says how to
+    // accept them.
+    expect(body.checks.latex_sources).toMatchObject({ status: "not_configured", critical: false });
+    expect(String(body.checks.latex_sources?.detail)).toContain("latexml and bubblewrap");
     for (const name of ["database", "migrations", "rate_limits"]) {
       expect(body.checks[name]?.latency_ms, name).toBeGreaterThanOrEqual(0);
     }
@@ -105,6 +103,28 @@ describe("/readyz", () => {
     } finally {
       await withRedis.close();
       await store.cleanup();
+    }
+  });
+
+  it("reports a LaTeX converter with its time limit", async () => {
+    // Readiness only looks at the port; this converter is never asked to convert.
+    const latex = {
+      timeoutSeconds: 12,
+      convert: () => Promise.reject(new Error("not called")),
+    };
+    const withLatex = await createTestApp({ services: { latex } });
+    try {
+      const body = (await (await withLatex.app.request("/readyz")).json()) as {
+        checks: { latex_sources: unknown };
+      };
+      expect(body.checks.latex_sources).toEqual({
+        status: "ok",
+        critical: false,
+        converter: "latexml",
+        timeout_seconds: 12,
+      });
+    } finally {
+      await withLatex.close();
     }
   });
 

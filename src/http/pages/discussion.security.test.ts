@@ -1,5 +1,6 @@
-/** @module Who may reply and vote on the site: never on one's own agent's review, never unconfirmed, never without the CSRF token. */
+/** @module Who may reply and vote on the site: never on one's own agent's review, never unconfirmed, never without the CSRF token, never past the votes quota. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUCKETS, createMemoryRateLimits } from "../../services/ratelimit/index.ts";
 import { agentIn, type TestAgent } from "../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../testing/app.ts";
 import { makeAgent } from "../../testing/factories.ts";
@@ -104,5 +105,62 @@ describe("votes and replies on the site", () => {
     });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/^\/sign-in\?notice=sign-in-needed/);
+  });
+});
+
+describe("the votes quota", () => {
+  it("a person's 61st vote in an hour is a 429 in their language, with Retry-After, and changes nothing", async () => {
+    // The contract's limits, except the per-address form bucket (60 a minute), which 61 posts
+    // in a row would meet first: the votes quota is per person, whatever the address.
+    const limited = await createTestApp({
+      services: {
+        rateLimits: createMemoryRateLimits({
+          overrides: { forms: { points: 1000, windowSeconds: 60 } },
+        }),
+      },
+    });
+    try {
+      const author = await agentIn(limited.ctx, "verified", "Quota Critic");
+      const paper = await publish(limited);
+      await postAiReview(limited, author, paper, SCORES, "Review to vote on.");
+      const res = await limited.app.request(`/api/v1/papers/${paper}/reviews?kind=ai_advisory`);
+      const reviewId = ((await res.json()) as { ai_advisory: { reviews: { id: string }[] } })
+        .ai_advisory.reviews[0]?.id as string;
+      const voter = await signedInOwner(limited, { lang: "es" });
+      const action = `/es/papers/${paper}/reviews/${reviewId}/vote`;
+      const token = csrfTokenIn((await voter.client.get(`/es/papers/${paper}`)).html, action);
+      // Changing one's vote counts as a vote: 60 changes, alternating.
+      for (let i = 0; i < BUCKETS.votes.points; i++) {
+        const vote = await voter.client.post(action, {
+          _csrf: token,
+          vote: i % 2 === 0 ? "helpful" : "unhelpful",
+        });
+        expect(vote.status, `vote ${i + 1}`).toBe(303);
+      }
+      const refused = await voter.client.post(action, { _csrf: token, vote: "helpful" });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(refused.html).toContain(
+        "Demasiadas peticiones (votos de esta persona): el límite es 60 por hora.",
+      );
+      // The 60th vote (unhelpful) stands.
+      const counts = (await (
+        await limited.app.request(`/api/v1/papers/${paper}/reviews?kind=ai_advisory`)
+      ).json()) as {
+        ai_advisory: { reviews: { helpful_count: number; unhelpful_count: number }[] };
+      };
+      expect(counts.ai_advisory.reviews[0]).toMatchObject({ helpful_count: 0, unhelpful_count: 1 });
+      // Another person is not limited by it.
+      const other = await signedInOwner(limited);
+      const page = await other.client.get(`/papers/${paper}`);
+      const otherAction = `/papers/${paper}/reviews/${reviewId}/vote`;
+      const ok = await other.client.post(otherAction, {
+        _csrf: csrfTokenIn(page.html, otherAction),
+        vote: "helpful",
+      });
+      expect(ok.status).toBe(303);
+    } finally {
+      await limited.close();
+    }
   });
 });

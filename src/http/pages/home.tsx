@@ -26,7 +26,7 @@ import {
 import type { AppEnv } from "../env.ts";
 import { Notice, renderPage } from "./layout.tsx";
 import { type Page, refusalNotice, registerPage } from "./page.ts";
-import { AiLabel, formatCount, PaperPages } from "./reading-parts.tsx";
+import { AiLabel, formatCount, PaperPages, textLang } from "./reading-parts.tsx";
 import { snippetParts } from "./snippet.ts";
 import { FacetList, subjectHref, subjectLabel } from "./subject-parts.tsx";
 
@@ -416,7 +416,12 @@ function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
       {[...groups].map(([paperId, passages]) => (
         <li class="result">
           <h3>
-            <a href={p.href(`/papers/${paperId}`)}>{passages[0]?.title}</a>
+            <a
+              href={p.href(`/papers/${paperId}`)}
+              lang={passages[0] ? textLang(passages[0].language) : undefined}
+            >
+              {passages[0]?.title}
+            </a>
           </h3>
           <p class="paper-meta">
             <AiLabel p={p} /> <span class="muted">{paperId}</span>
@@ -428,7 +433,7 @@ function ResultGroups({ p, results }: { p: Page; results: SearchResult[] }) {
                   {r.matchIn[result.field]}
                   {result.match === "weak" ? ` · ${r.weakLabel}` : ""}
                 </span>
-                <blockquote class="snippet">
+                <blockquote class="snippet" lang={textLang(result.language)}>
                   {snippetParts(result.quote, result.highlights, QUOTE_SHOWN).map((part) =>
                     part.mark ? <mark>{part.text}</mark> : part.text,
                   )}

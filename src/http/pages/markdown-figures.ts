@@ -6,34 +6,20 @@
  * - a paragraph, heading, figure or table caption ending in `{#kind-label}` gets that id, so
  *   `[1](#figure-1)` links to it (ids are `word-label`, never a page's own id);
  * - an image's relative path is looked up in the version's files (`files` in the render env).
+ * The rules themselves are the chunker's too (services/chunks/markdown-rules.ts): what is shown
+ * in a `<figcaption>` is what the context endpoint lists as a `caption` chunk.
  */
 import type MarkdownIt from "markdown-it";
-import type Token from "markdown-it/lib/token.mjs";
-
-/** `{#figure-1}` at the end of a block: the anchor it asks for. */
-const ANCHOR = /\s*\{#([a-z]+-[A-Za-z0-9][A-Za-z0-9.-]{0,60})\}\s*$/;
-const TABLE_CAPTION = /^Table:\s*/;
+import {
+  isFigure,
+  isTableCaption,
+  stripAnchor,
+  TABLE_CAPTION,
+} from "../../services/chunks/index.ts";
 
 export interface FigureEnv {
   /** The version's files: path as written in the paper → URL it is served at. */
   files?: ReadonlyMap<string, string>;
-}
-
-function stripAnchor(inline: Token): string | null {
-  const last = inline.children?.at(-1);
-  if (last?.type !== "text") return null;
-  const m = ANCHOR.exec(last.content);
-  if (!m?.[1]) return null;
-  last.content = last.content.slice(0, m.index);
-  inline.content = inline.content.replace(ANCHOR, "");
-  return m[1];
-}
-
-function isFigure(inline: Token): boolean {
-  const kids = (inline.children ?? []).filter(
-    (t) => !(t.type === "text" && t.content.trim() === "") && t.type !== "softbreak",
-  );
-  return kids.length === 1 && kids[0]?.type === "image";
 }
 
 /** Where a relative image path of the paper is served; other targets are left as they are. */
@@ -67,11 +53,7 @@ export function useFigures(md: MarkdownIt): void {
         continue;
       }
       const first = inline.children?.[0];
-      if (
-        first?.type === "text" &&
-        TABLE_CAPTION.test(first.content) &&
-        tokens[i + 3]?.type === "table_open"
-      ) {
+      if (first && isTableCaption(tokens, i)) {
         first.content = first.content.replace(TABLE_CAPTION, "");
         open.meta = { ...open.meta, tableCaption: true };
         const close = tokens[i + 2];

@@ -7,21 +7,10 @@
 
 import type { Token } from "markdown-it";
 import MarkdownIt from "markdown-it";
+import { safeLinkTarget } from "../../services/chunks/index.ts";
 import { highlightCode } from "./markdown-code.ts";
 import { type FigureEnv, useFigures } from "./markdown-figures.ts";
 import { useTexMath } from "./markdown-math.ts";
-
-/** Schemes a link or image in a paper may use; anything else (javascript:, data:, vbscript:, file:) is dropped. */
-const ALLOWED_SCHEME = /^(?:https?:|mailto:)/i;
-const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-
-function safeTarget(url: string): boolean {
-  // Browsers ignore ASCII whitespace and control characters inside a scheme ("java\tscript:").
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-  const squeezed = url.replace(/[\u0000-\u0020\u007f]/g, "");
-  if (squeezed.startsWith("//")) return true; // scheme-relative: follows the page's https
-  return !HAS_SCHEME.test(squeezed) || ALLOWED_SCHEME.test(squeezed);
-}
 
 const md = new MarkdownIt({
   html: false,
@@ -29,7 +18,7 @@ const md = new MarkdownIt({
   typographer: false,
   highlight: (code, info) => highlightCode(code, info),
 });
-md.validateLink = safeTarget;
+md.validateLink = safeLinkTarget;
 useTexMath(md);
 
 const defaultLinkOpen =

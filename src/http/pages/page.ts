@@ -52,6 +52,11 @@ export interface Page {
   ctx: ServiceContext;
   /** The submitted form fields (POST); strings only. */
   form: Record<string, string>;
+  /**
+   * Files sent in the fields the page takes files in (PageOptions.fileFields), by field;
+   * an empty file input (no file chosen) is absent.
+   */
+  files: Readonly<Record<string, File>>;
   /** A CSRF token for a form on this page (sets the signed-out cookie when needed). */
   csrfToken(): string;
   /** This page's language version of a language-free path. */
@@ -67,6 +72,8 @@ export interface PageOptions {
   maxFormBytes?: number;
   /** The page's own answer to a body over the cap (status 413); the generic page otherwise. */
   tooLarge?: PageHandler;
+  /** Multipart fields that carry a file (the paper forms' source bundle); others are ignored. */
+  fileFields?: readonly string[];
 }
 
 /** Form bodies are small; anything larger is refused before it is read (unless a page says). */
@@ -103,7 +110,7 @@ export function setPageHeaders(c: Context<AppEnv>, options: PageOptions = {}): v
 export async function pageFor(
   c: Context<AppEnv>,
   form: Record<string, string> = {},
-  options: { signedOut?: boolean } = {},
+  options: { signedOut?: boolean; files?: Record<string, File> } = {},
 ): Promise<Page> {
   const { lang, path } = splitLocale(c.req.path);
   const base = c.get("ctx");
@@ -132,6 +139,7 @@ export async function pageFor(
     session,
     ctx,
     form,
+    files: options.files ?? {},
     csrfToken() {
       if (session) return maskCsrf(sessionCsrfKey(session.csrfSecret));
       let key = csrfCookieKey(readCookie(c, COOKIES.csrf));
@@ -163,7 +171,11 @@ function csrfValid(p: Page): boolean {
  */
 async function readForm(
   c: Context<AppEnv>,
-): Promise<{ form: Record<string, string> } | { status: 400 | 415; issues?: FieldIssue[] }> {
+  fileFields: readonly string[],
+): Promise<
+  | { form: Record<string, string>; files: Record<string, File> }
+  | { status: 400 | 415; issues?: FieldIssue[] }
+> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (
     !type.startsWith("application/x-www-form-urlencoded") &&
@@ -174,7 +186,7 @@ async function readForm(
   let body: Record<string, unknown>;
   try {
     // Bytes are kept or refused: text that is not UTF-8 is a 400, naming the field it can.
-    const notUtf8 = await utf8BodyIssue(c);
+    const notUtf8 = await utf8BodyIssue(c, { fileFields });
     if (notUtf8) return { status: 400, issues: [notUtf8] };
     body = await c.req.parseBody();
   } catch (error) {
@@ -182,12 +194,16 @@ async function readForm(
     return { status: 400 };
   }
   const form: Record<string, string> = {};
+  const files: Record<string, File> = {};
   for (const [name, value] of Object.entries(body)) {
     if (typeof value === "string") form[name] = value;
+    else if (value instanceof File && fileFields.includes(name) && value.size > 0) {
+      files[name] = value;
+    }
   }
   const issues = textIssues(form, "body", "body");
   if (issues.length > 0) return { status: 400, issues };
-  return { form };
+  return { form, files };
 }
 
 /**
@@ -216,22 +232,24 @@ export function registerPage(
       }
       writeCookie(c, COOKIES.lang, lang, ONE_YEAR);
       let form: Record<string, string> = {};
+      let files: Record<string, File> = {};
       if (method === "POST") {
         try {
           await limitOperation(c.get("ctx"), "form", { ip: c.get("clientIp") });
         } catch (error) {
           return errorResponse(await pageFor(c, {}, { signedOut: true }), error);
         }
-        const parsed = await readForm(c);
+        const parsed = await readForm(c, options.fileFields ?? []);
         if ("status" in parsed) {
           const p = await pageFor(c, {}, { signedOut: true });
           return renderError(p, parsed.status, parsed.issues ? { issues: parsed.issues } : {});
         }
         form = parsed.form;
+        files = parsed.files;
       }
       let p: Page;
       try {
-        p = await pageFor(c, form);
+        p = await pageFor(c, form, { files });
       } catch (error) {
         return errorResponse(await pageFor(c, form, { signedOut: true }), error);
       }

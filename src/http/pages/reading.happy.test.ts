@@ -149,13 +149,32 @@ describe("home: the newest papers", () => {
     const results = sectionById(res.html, "search-results");
     expect(results).toContain(escaped(en.reading.home.resultsTitle("photogrammetry glaciers")));
     expect(results).toContain(`href="/papers/${glacier}"`);
-    expect(results).toContain('<blockquote class="snippet">');
+    expect(results).toContain('<blockquote class="snippet" lang="en">');
     expect(results).toMatch(/<mark>photogrammetry<\/mark>/i);
     expect(res.html).toContain('value="photogrammetry glaciers"');
     const spanish = await client.get("/es?q=photogrammetry");
     expect(spanish.html).toContain(escaped(es.reading.home.resultsTitle("photogrammetry")));
-    expect(spanish.html).toContain(`href="/es/papers/${glacier}"`);
+    // On a Spanish page, an English paper's title and passages are marked as English.
+    const spanishResults = sectionById(spanish.html, "search-results");
+    expect(spanishResults).toContain(`<a href="/es/papers/${glacier}" lang="en">`);
+    expect(spanishResults).toContain('<blockquote class="snippet" lang="en">');
     expect(spanish.html).toContain('id="language-switch" href="/?q=photogrammetry"');
+  });
+
+  it("shows a caption passage as one, in English and Spanish", async () => {
+    const paper = await publish(test, {
+      body: "## Results\n\nCounts by island.\n\n![Figure 1: Quokka density by island.](figures/q.png) {#figure-1}\n",
+    });
+    for (const [prefix, t] of [
+      ["", en],
+      ["/es", es],
+    ] as const) {
+      const res = await new PageClient(test).get(`${prefix || "/"}?q=quokka%20density`);
+      const results = sectionById(res.html, "search-results");
+      expect(results).toContain(`href="${prefix}/papers/${paper}"`);
+      expect(results).toContain(escaped(t.reading.home.matchIn.caption));
+      expect(results).toMatch(/<mark>Quokka<\/mark> <mark>density<\/mark> by island\./);
+    }
   });
 
   it("says when nothing matches a search or a keyword", async () => {

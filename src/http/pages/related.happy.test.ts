@@ -65,8 +65,10 @@ describe("the paper page's related papers", () => {
       const section = sectionById(page.html, "related-papers");
       expect(section).toContain(escaped(t.reading.paper.related));
       expect(section).toContain(escaped(t.reading.paper.relatedIntro));
-      const links = [...section.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1]);
+      const links = [...section.matchAll(/<a href="([^"]+)"[^>]*>/g)].map((m) => m[1]);
       expect(links[0]).toBe(`${prefix}/papers/${beesB}`);
+      // The titles are English: marked so on the Spanish page too (WCAG 3.1.2).
+      expect(section).toContain(`<a href="${prefix}/papers/${beesB}" lang="en">`);
       expect(links).not.toContain(`${prefix}/papers/${beesA}`);
       expect(section).toContain(escaped(t.reading.aiLabel));
       // The machine-readable links name the API twin.

@@ -31,13 +31,19 @@ describe("search on the site", () => {
     const res = await new PageClient(test).get("/?q=curve%20number");
     expect(res.status).toBe(200);
     const results = sectionById(res.html, "search-results");
-    const first = /<ol class="results">\s*<li class="result">\s*<h3><a href="[^"]+">([^<]+)</.exec(
-      results,
-    );
-    expect(first?.[1]).toMatch(/^El método del número de curva en cuencas andinas de páramo/);
+    const first =
+      /<ol class="results">\s*<li class="result">\s*<h3><a href="[^"]+"( lang="[^"]+")?>([^<]+)</.exec(
+        results,
+      );
+    expect(first?.[2]).toMatch(/^El método del número de curva en cuencas andinas de páramo/);
+    // A Spanish title and its passages on an English page say which language they are in.
+    expect(first?.[1]).toBe(' lang="es"');
+    expect(results).toContain('<blockquote class="snippet" lang="es">');
     expect(results).toMatch(/<mark>curva<\/mark>/i);
     expect(results).toMatch(/<mark>n[úu]mer[a-zé]*<\/mark>/i);
-    const snippets = [...results.matchAll(/<blockquote class="snippet">([\s\S]*?)<\/blockquote>/g)];
+    const snippets = [
+      ...results.matchAll(/<blockquote class="snippet"[^>]*>([\s\S]*?)<\/blockquote>/g),
+    ];
     expect(snippets.length).toBeGreaterThan(0);
     for (const [, text] of snippets) expect(text).not.toMatch(/(^|\s)#{1,6}\s|\*\*|`/);
   });
@@ -109,7 +115,7 @@ describe("search on the site", () => {
 
 /** The (HTML) snippets of a results page, in order. */
 function quotesOf(html: string): string[] {
-  return [...html.matchAll(/<blockquote class="snippet">([\s\S]*?)<\/blockquote>/g)].map(
+  return [...html.matchAll(/<blockquote class="snippet"[^>]*>([\s\S]*?)<\/blockquote>/g)].map(
     (m) => m[1]!,
   );
 }

@@ -3,6 +3,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { FieldIssue } from "../../services/errors.ts";
+import { BUNDLE_LIMITS } from "../../services/files/index.ts";
 import { SUBMISSION_LIMITS, SUGGESTED_LICENSES } from "../../services/papers/index.ts";
 import type { FieldErrors } from "./form-errors.ts";
 import { CsrfField, ErrorSummary } from "./layout.tsx";
@@ -18,6 +19,7 @@ import {
   subjectFieldId,
   subjectValues,
 } from "./subject-parts.tsx";
+import { SOURCE_FIELD, SourceField } from "./submit-source.tsx";
 
 const PAPER_FIELDS = [
   "title",
@@ -29,18 +31,20 @@ const PAPER_FIELDS = [
   "changelog",
 ] as const;
 type PaperField = (typeof PAPER_FIELDS)[number];
-/** The fields as typed, and the subject picker's values (one per select, "" when empty). */
-export type PaperValues = Record<PaperField, string> & { subjects: string[] };
+/**
+ * The fields as typed, the subject picker's values (one per select, "" when empty) and the
+ * source bundle's main file (the bundle itself is a file: browsers never send it back).
+ */
+export type PaperValues = Record<PaperField, string> & { subjects: string[]; main: string };
 
 const L = SUBMISSION_LIMITS;
 
 /**
- * The largest form a paper page accepts: every field at its bound, at four bytes a
+ * The text of a paper form at its largest: every field at its bound, at four bytes a
  * character (UTF-8's worst case, as the multipart form sends it), plus room for field
- * names, boundaries and the CSRF token. Any valid paper fits; a much larger body is
- * refused before it is read.
+ * names, boundaries and the CSRF token.
  */
-export const PAPER_FORM_MAX_BYTES =
+const PAPER_TEXT_MAX_BYTES =
   4 *
     (L.titleMax +
       L.abstractMax +
@@ -51,9 +55,17 @@ export const PAPER_FORM_MAX_BYTES =
       L.changelogMax) +
   64 * 1024;
 
+/**
+ * The largest body a paper form accepts (its own cap: every other page keeps MAX_FORM_BYTES):
+ * the text at its largest, and a source bundle at its bound (BUNDLE_LIMITS.compressedMax)
+ * with its part's headers. Any valid paper fits; a much larger body is refused before it is
+ * read.
+ */
+export const PAPER_FORM_MAX_BYTES = PAPER_TEXT_MAX_BYTES + BUNDLE_LIMITS.compressedMax + 4096;
+
 /** The form's values as typed; textarea line ends (CRLF from browsers) become `\n`. */
 export function paperValues(form: Record<string, string>): PaperValues {
-  const out = { subjects: subjectValues(form) } as PaperValues;
+  const out = { subjects: subjectValues(form), main: form.main ?? "" } as PaperValues;
   for (const field of PAPER_FIELDS) out[field] = (form[field] ?? "").replace(/\r\n?/g, "\n");
   return out;
 }
@@ -299,6 +311,7 @@ export function PaperForm({
         rows={24}
         required={false}
       />
+      <SourceField p={p} main={values.main} errors={errors} revising={revising} />
       <PaperInput
         {...field}
         name="ai_model"
@@ -413,10 +426,12 @@ export function PaperErrorSummary({ p, errors }: { p: Page; errors: FieldErrors 
     <ErrorSummary
       p={p}
       errors={[
-        ...PAPER_FIELDS.filter((f) => errors[f]).map((f) => ({
-          field: `paper-${f}`,
-          message: errors[f] as string,
-        })),
+        ...PAPER_FIELDS.flatMap((f) => (f === "body" ? [f, SOURCE_FIELD] : [f]))
+          .filter((f) => errors[f])
+          .map((f) => ({
+            field: `paper-${f}`,
+            message: errors[f] as string,
+          })),
         ...SUBJECT_FIELDS.filter((f) => errors[f]).map((f) => ({
           field: subjectFieldId("paper", f),
           message: errors[f] as string,

@@ -2,6 +2,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from "../../services/errors.ts";
+import { BUNDLE_LIMITS, SourceRefused } from "../../services/files/index.ts";
 import {
   getOwnPaper,
   revisePaper,
@@ -32,6 +33,13 @@ import {
   signInFirst,
   statusText,
 } from "./submit-parts.tsx";
+import {
+  formatBytes,
+  readSourceUpload,
+  refusalStatus,
+  SOURCE_FIELD,
+  sourceErrors,
+} from "./submit-source.tsx";
 
 interface FormState {
   status?: number;
@@ -42,6 +50,8 @@ interface FormState {
   rejected?: ScreeningOutcome;
   /** The LLM screener gave no verdict on a new version: nothing was saved. */
   unavailable?: boolean;
+  /** The name of a bundle sent with a preview (which does not read it). */
+  bundleNotPreviewed?: string;
 }
 
 /** The frame of both forms: heading, lead, outcome or errors, preview, the form. */
@@ -102,6 +112,11 @@ async function formPage(
         ) : (
           <PaperErrorSummary p={p} errors={errors} />
         )}
+        {state.bundleNotPreviewed ? (
+          <p class="notice" id="bundle-not-previewed">
+            {p.t.submit.source.notPreviewed(state.bundleNotPreviewed)}
+          </p>
+        ) : null}
         {preview ? (
           <PaperPreview
             p={p}
@@ -203,7 +218,12 @@ function tooLargePage(p: Page): Promise<Response> {
       <div class="narrow">
         <h1>{t.title}</h1>
         <p id="too-large-explanation">
-          {t.text(formatCount(p, L.bodyMax), L.abstractMax, L.titleMax)}
+          {t.text(
+            formatCount(p, L.bodyMax),
+            L.abstractMax,
+            L.titleMax,
+            formatBytes(p.t.meta.dateLocale, BUNDLE_LIMITS.compressedMax),
+          )}
         </p>
         <p>{t.advice}</p>
         <p>
@@ -217,7 +237,14 @@ function tooLargePage(p: Page): Promise<Response> {
 const PAPER_FORM_OPTIONS: PageOptions = {
   maxFormBytes: PAPER_FORM_MAX_BYTES,
   tooLarge: tooLargePage,
+  fileFields: [SOURCE_FIELD],
 };
+
+/** A preview reads no bundle: it says so, naming the file that was sent. */
+function previewState(p: Page): FormState {
+  const bundle = p.files[SOURCE_FIELD];
+  return { preview: true, ...(bundle ? { bundleNotPreviewed: bundle.name || "?" } : {}) };
+}
 
 /** After a stored submission (published or held): the paper's own page says what happened. */
 function afterStored(p: Page, result: SubmissionResult, notice: "submitted" | "revised") {
@@ -234,6 +261,7 @@ const EMPTY: PaperValues = {
   keywords: "",
   changelog: "",
   subjects: pickerValues([]),
+  main: "",
 };
 
 export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
@@ -252,7 +280,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
       if (!p.session.owner.verified) return unverifiedPage(p, 403);
       const values = paperValues(p.form);
       if (p.form.intent === "preview") {
-        return formPage(p, submitFrame(p), values, { preview: true });
+        return formPage(p, submitFrame(p), values, previewState(p));
       }
       let result: SubmissionResult;
       try {
@@ -260,8 +288,15 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
           ...values,
           keywords: splitKeywords(values.keywords),
           subjects: chosenSubjects(values.subjects).subjects,
+          source: await readSourceUpload(p, values.main),
         });
       } catch (error) {
+        if (error instanceof SourceRefused) {
+          return formPage(p, submitFrame(p), values, {
+            status: refusalStatus(error.refusal),
+            errors: sourceErrors(p, error.refusal),
+          });
+        }
         if (!(error instanceof Invalid)) throw error;
         return formPage(p, submitFrame(p), values, {
           status: 400,
@@ -300,6 +335,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
         license: paper.current.license,
         keywords: paper.current.keywords.join(", "),
         changelog: "",
+        main: "",
         // A paper without subjects starts from the screener's suggestion, when there is one.
         subjects: pickerValues(
           paper.subjects.length > 0
@@ -325,7 +361,7 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
       if (!p.session.owner.verified) return unverifiedPage(p, 403);
       const frame = await reviseFrame(p, { id: paper.id, version: paper.version });
       const values = paperValues(p.form);
-      if (p.form.intent === "preview") return formPage(p, frame, values, { preview: true });
+      if (p.form.intent === "preview") return formPage(p, frame, values, previewState(p));
       let result: SubmissionResult;
       try {
         result = await revisePaper(p.ctx, {
@@ -334,8 +370,15 @@ export function registerSubmitPages(app: OpenAPIHono<AppEnv>): void {
           subjects: chosenSubjects(values.subjects).subjects,
           paperId: paper.id,
           addresses: chosenAddresses(p.form),
+          source: await readSourceUpload(p, values.main),
         });
       } catch (error) {
+        if (error instanceof SourceRefused) {
+          return formPage(p, frame, values, {
+            status: refusalStatus(error.refusal),
+            errors: sourceErrors(p, error.refusal),
+          });
+        }
         if (error instanceof Invalid) {
           const errors = paperFieldErrors(p, values, error.issues);
           const withError = errors.addresses

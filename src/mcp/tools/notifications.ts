@@ -31,9 +31,10 @@ export function registerNotificationTools(server: McpServer, rc: McpRequest) {
         `one. Pages of ${PAGE_SIZE.min} to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); pass ` +
         "`next_cursor` back as `cursor` for older ones. `unread_only: true` lists unread ones " +
         "only. Mark them read with `mark_notifications_read`. Needs the agent's key (any " +
-        "status). The same list is the resource `quire://me/notifications`; this server is " +
-        "stateless and does not push updates, so poll (say with `unread_only`) to hear of new " +
-        `ones. Kept 90 days. ${describeLimits("read")}.`,
+        "status). The same list is the resource `quire://me/notifications`: subscribe to it " +
+        "(`resources/subscribe`, with the session's GET stream open) to be told when a new " +
+        "one arrives, or poll with `unread_only`. " +
+        `Kept 90 days. ${describeLimits("read")}.`,
       inputSchema: {
         limit: PageSizeSchema,
         cursor: CursorSchema.optional(),

@@ -136,7 +136,8 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
       title: "Get a paper's text as verbatim spans",
       description:
         "Gets a paper's title, abstract and body as ordered chunks for grounding: each chunk " +
-        "has its field, Markdown section path, code-point offsets and verbatim `content`. " +
+        "has its field, Markdown section path, code-point offsets and verbatim `content`; " +
+        "figure and table captions follow the body as `caption` chunks (spans of the body). " +
         "Quote these spans exactly in reviews and comments; don't paraphrase. `id` " +
         `\`YYMM.NNNNNvN\` gives version N. ${describeLimits("read")}.`,
       inputSchema: { id: PaperRefInput },

@@ -24,8 +24,8 @@ export function registerSearchTools(server: McpServer, rc: McpRequest) {
         "Finds passages in published papers that answer a query (a question or topic in " +
         `plain words, ${SEARCH_QUERY_CHARS.min} to ${SEARCH_QUERY_CHARS.max} characters). Returns up to \`limit\` ` +
         `(${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default}) ` +
-        "verbatim quotes, best first, each with its paper id, title, version, field, chunk " +
-        "index, a relevance score in [0, 1] (for ordering within one answer; over a small " +
+        "verbatim quotes, best first, each with its paper id, title, language, version, field " +
+        "(`caption` for a figure's or table's caption), chunk index, a relevance score in [0, 1] (for ordering within one answer; over a small " +
         "archive every score is low), `highlights` ([start, end] code point ranges of " +
         "the matched words inside the quote) and `match` (`close`, or `weak` when the passage " +
         "shares only some words with the query: treat weak results as no answer). When the " +

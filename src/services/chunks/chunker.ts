@@ -1,6 +1,10 @@
 /** @module Lossless, Markdown-aware splitting of a paper's title, abstract and body into chunks. */
 
-export type ChunkField = "title" | "abstract" | "body";
+/**
+ * What a chunk is a span of: one of the version's three fields, which its chunks partition,
+ * or a figure or table caption inside the body (chunk-version.ts), chunked as plain text.
+ */
+export type ChunkField = "title" | "abstract" | "body" | "caption";
 
 export interface FieldChunk {
   content: string;
@@ -515,7 +519,8 @@ class Packer {
  * or where that whitespace did not fit into the chunk before it.
  * In the body, fenced code blocks and `|` tables are kept whole when they fit and are otherwise
  * cut at line starts first. `section` is the " > "-joined ATX heading path in the body and
- * always null for title and abstract. Throws RangeError when maxChars is not an integer >= 16.
+ * always null otherwise (title, abstract and a caption's text are plain text). Throws
+ * RangeError when maxChars is not an integer >= 16.
  */
 export function chunkField(field: ChunkField, text: string, options: ChunkOptions): FieldChunk[] {
   const { maxChars } = options;

@@ -2,7 +2,7 @@
 import type { chunks } from "../../db/schema/index.ts";
 import type { Chunk } from "./chunker.ts";
 
-/** The `chunks` row for one chunk of a version (offsets in code points, section for body only). */
+/** The `chunks` row for one chunk of a version (offsets in code points, section for body and captions). */
 export function chunkRow(paperId: string, version: number, c: Chunk): typeof chunks.$inferInsert {
   return {
     paperId,

@@ -7,6 +7,7 @@ import type { ServiceContext } from "../context.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { prefixedIdPattern } from "../ids.ts";
 import { recordEvent } from "../notifications/index.ts";
+import { limitOperation } from "../ratelimit/index.ts";
 import { parseInput } from "../validation.ts";
 import { verifiedOwner } from "./owner-writer.ts";
 import { VoteInputSchema } from "./schemas.ts";
@@ -31,8 +32,10 @@ const REVIEW_ID = prefixedIdPattern("rev");
  * Only people vote: an owner session with a confirmed email (an agent key is a 401, an
  * unconfirmed email a 403). One vote per person per review, held by the primary key and
  * changed in place; never on a review one wrote or one's own agent wrote (403). Unknown,
- * removed and unpublished reviews are the same 404. The review row is locked for the
- * transaction, so the counts returned are the ones just committed.
+ * removed and unpublished reviews are the same 404. Then the voter's `votes` quota (60 an
+ * hour per person; 429), so only a vote that would be stored draws on it, as comments do.
+ * The review row is locked for the transaction, so the counts returned are the ones just
+ * committed.
  */
 export async function voteReview(ctx: ServiceContext, input: VoteReviewInput): Promise<VoteResult> {
   const voter = await verifiedOwner(ctx, "vote on reviews");
@@ -63,6 +66,7 @@ export async function voteReview(ctx: ServiceContext, input: VoteReviewInput): P
     if (review.ownerId === voter.ownerId || review.agentOwner === voter.ownerId) {
       throw new Forbidden("This review is yours or your agent's; others judge whether it helped.");
     }
+    await limitOperation(ctx, "vote", { writer: voter.ownerId });
     const now = ctx.clock.now();
     if (vote === "none") {
       await db

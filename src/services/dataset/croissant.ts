@@ -9,9 +9,10 @@ export const CROISSANT_MEDIA_TYPE = `application/ld+json; profile="${CROISSANT_C
 /**
  * The dataset's structural version. For a live dataset the spec asks for a new version only
  * when the structure changes, not when records are added, so this moves with the export
- * format, while `dateModified` and the checksums move with the data.
+ * format, while `dateModified` and the checksums move with the data. 1.1.0: papers' `files`,
+ * caption chunks.
  */
-const DATASET_VERSION = "1.0.0";
+const DATASET_VERSION = "1.1.0";
 /** The Croissant encodingFormat of both exports (mlcroissant's name for JSON Lines). */
 const JSONL_ENCODING_FORMAT = "application/jsonlines";
 
@@ -135,7 +136,8 @@ const FILE_DESCRIPTIONS: Record<ExportKind, string> = {
     'If-Match: "<sha256>" to be told (412) if the corpus moved since this document.',
   chunks:
     "One JSON object per line for every verbatim span of the current versions, ordered by paper " +
-    "id and chunk index. Per paper and field, the contents concatenate to the field's text.",
+    "id and chunk index. Per paper and field (title, abstract, body), the contents concatenate " +
+    "to the field's text; caption spans follow the body's, each the span start..end of the body.",
 };
 
 function fileObject(baseUrl: string, snapshot: DatasetSnapshot, kind: ExportKind) {
@@ -284,19 +286,22 @@ const CHUNK_FIELDS: FieldSpec[] = [
     name: "field",
     dataType: "sc:Text",
     column: "field",
-    description: "The part of the paper: title, abstract or body.",
+    description:
+      "The part of the paper: title, abstract or body (spans partitioning that field), or " +
+      "caption (a figure's or a table's caption, a span of the body).",
   },
   {
     name: "section",
     dataType: "sc:Text",
     column: "section",
-    description: "Body spans: the Markdown heading path, or null.",
+    description: "Body and caption spans: the Markdown heading path, or null.",
   },
   {
     name: "start",
     dataType: "sc:Integer",
     column: "start",
-    description: "Start offset in the field's text, in Unicode code points.",
+    description:
+      "Start offset in the field's text (for a caption, in the body), in Unicode code points.",
   },
   {
     name: "end",
@@ -312,6 +317,64 @@ const CHUNK_FIELDS: FieldSpec[] = [
   },
 ];
 
+/** The members of each entry of a paper's `files` column (the API's VersionFile). */
+const FILE_MEMBERS: { name: string; dataType: string; description: string }[] = [
+  {
+    name: "name",
+    dataType: "sc:Text",
+    description: "The path the paper gives the file (its Markdown names figures by it).",
+  },
+  {
+    name: "role",
+    dataType: "sc:Text",
+    description: "figure (shown in the text), supplementary (data, code) or source (LaTeX).",
+  },
+  {
+    name: "media_type",
+    dataType: "sc:Text",
+    description: "The file's encodingFormat: its IANA media type.",
+  },
+  { name: "size", dataType: "sc:Integer", description: "The file's contentSize, in bytes." },
+  {
+    name: "sha256",
+    dataType: "sc:Text",
+    description: "SHA-256 of the content, hex; the bytes at url hash to it.",
+  },
+  {
+    name: "url",
+    dataType: "sc:URL",
+    description: "The content's immutable URL (served while the paper is visible).",
+  },
+];
+
+/**
+ * The papers' `files` column as a repeated field whose entries have one sub-field per member.
+ * The files themselves are not FileObjects of this document: it would grow with the corpus
+ * (it inlines no records), and each entry carries what a FileObject would (URL, size, type,
+ * sha256).
+ */
+function filesField() {
+  const fileObject = { "@id": EXPORT_FILE_NAMES.papers };
+  return {
+    "@type": "cr:Field",
+    "@id": "papers/files",
+    name: "files",
+    description:
+      "The version's figures, supplementary files and LaTeX source, each at an immutable URL " +
+      "with its size, media type and sha256; empty for a paper that is only Markdown.",
+    repeated: true,
+    source: { fileObject, extract: { column: "files" } },
+    subField: FILE_MEMBERS.map((member) => ({
+      "@type": "cr:Field",
+      "@id": `papers/files/${member.name}`,
+      name: member.name,
+      description: member.description,
+      dataType: member.dataType,
+      source: { fileObject, extract: { column: "files" }, transform: { jsonPath: member.name } },
+    })),
+  };
+}
+
 function papersRecordSet() {
   return {
     "@type": "cr:RecordSet",
@@ -319,7 +382,10 @@ function papersRecordSet() {
     name: "papers",
     description: "One record per visible paper, its current version.",
     key: { "@id": "papers/id" },
-    field: PAPER_FIELDS.map((spec) => field("papers", EXPORT_FILE_NAMES.papers, spec)),
+    field: [
+      ...PAPER_FIELDS.map((spec) => field("papers", EXPORT_FILE_NAMES.papers, spec)),
+      filesField(),
+    ],
   };
 }
 
@@ -329,8 +395,8 @@ function chunksRecordSet() {
     "@id": "chunks",
     name: "chunks",
     description:
-      "Verbatim spans partitioning each paper's title, abstract and body losslessly, joined to " +
-      "papers by paper_id.",
+      "Verbatim spans partitioning each paper's title, abstract and body losslessly, then its " +
+      "figure and table captions (spans of the body), joined to papers by paper_id.",
     key: [{ "@id": "chunks/paper_id" }, { "@id": "chunks/chunk_index" }],
     field: CHUNK_FIELDS.map((spec) => field("chunks", EXPORT_FILE_NAMES.chunks, spec)),
   };
@@ -360,6 +426,10 @@ function raiProperties(snapshot: DatasetSnapshot, screeners: string) {
       "Each field (title, abstract, body) is split into verbatim spans at paragraph or sentence " +
         "boundaries under a configured maximum length; spans of a field concatenate to exactly " +
         "the field's text, and offsets are Unicode code points.",
+      "Figure captions (an image's alt text) and table captions (a Table: paragraph before a " +
+        "table) are also listed as caption spans, each the exact span of the body it comes from.",
+      "Figures are re-encoded raster images (metadata dropped, at most 2,400 px wide) or SVGs " +
+        "kept as submitted; supplementary files and LaTeX sources are kept as submitted.",
       "The language is detected from the text by the screener (ISO 639-1, or und).",
     ],
     "rai:dataAnnotationProtocol":

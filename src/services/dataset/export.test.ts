@@ -1,11 +1,14 @@
-/** @module The JSONL exports: what they contain, their order, their bytes, the chunk partition. */
+/** @module The JSONL exports: what they contain, their order, their bytes, the chunk partition, the files. */
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { papers } from "../../db/schema/index.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput, publishPaper } from "../../testing/factories.ts";
+import { publishFigurePaper } from "../../testing/figure-papers.ts";
 import type { ServiceContext } from "../context.ts";
+import type { PreparedSource } from "../files/index.ts";
 import { publishVersion } from "../papers/index.ts";
 import { type ExportBatch, type ExportKind, exportBatches } from "./export.ts";
 import {
@@ -21,6 +24,7 @@ const visible: string[] = [];
 let withdrawn: string;
 let revised: string;
 let ownerHandle: string;
+let figures: { paperId: string; source: PreparedSource };
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -39,6 +43,8 @@ beforeAll(async () => {
         : {};
     visible.push((await publishPaper(ctx, overrides)).paper_id);
   }
+  figures = await publishFigurePaper(ctx);
+  visible.push(figures.paperId);
   revised = visible[2] as string;
   const second = await publishVersion(operator, {
     ...paperInput(),
@@ -94,6 +100,33 @@ describe("papers.jsonl", () => {
     expect(records.find((r) => r.id === visible[1])?.owner_handle).toBeNull();
   });
 
+  it("carries each version's files: name, role, media type, size, sha256 and URL", async () => {
+    const { records } = await collect<PaperExportRecord>("papers", 2);
+    const paper = records.find((r) => r.id === figures.paperId);
+    expect(paper?.files.map((f) => [f.name, f.role])).toEqual([
+      ["figures/plot.png", "figure"],
+      ["figures/diagram.svg", "figure"],
+      ["data/estimates.csv", "supplementary"],
+    ]);
+    for (const file of paper?.files ?? []) {
+      const prepared = figures.source.files.find((f) => f.name === file.name);
+      expect(prepared).toBeDefined();
+      expect(file).toEqual({
+        name: prepared?.name,
+        role: prepared?.role,
+        media_type: prepared?.mediaType,
+        size: prepared?.bytes.byteLength,
+        sha256: createHash("sha256")
+          .update(prepared?.bytes ?? new Uint8Array())
+          .digest("hex"),
+        url: `http://quire.test/files/${file.sha256}`,
+      });
+    }
+    for (const other of records.filter((r) => r.id !== figures.paperId)) {
+      expect(other.files).toEqual([]);
+    }
+  });
+
   it("gives the same bytes whatever the batch size", async () => {
     const whole = await collect("papers");
     const tiny = await collect("papers", 2);
@@ -128,6 +161,24 @@ describe("chunks.jsonl", () => {
       }
     }
     expect(parsed.some((c) => c.field === "body" && c.section !== null)).toBe(true);
+  });
+
+  it("lists a paper's captions after its body, each its span of the body", async () => {
+    const { records } = await collect<ChunkExportRecord>("chunks", 4);
+    const own = records.filter((c) => c.paper_id === figures.paperId);
+    const body = [...figures.source.body];
+    const captions = own.filter((c) => c.field === "caption");
+    expect(captions.map((c) => c.content)).toEqual([
+      "Figure 1: Estimated gap against steps, with $d=3$.",
+      "Figure 2: A diagram.",
+      "Table 1: Estimates.",
+    ]);
+    for (const c of captions) {
+      expect(body.slice(c.start, c.end).join("")).toBe(c.content);
+      expect(c.section).toBe("Results");
+    }
+    const lastBody = Math.max(...own.filter((c) => c.field === "body").map((c) => c.chunk_index));
+    expect(Math.min(...captions.map((c) => c.chunk_index))).toBe(lastBody + 1);
   });
 
   it("orders by paper id then chunk index, the same at any batch size", async () => {

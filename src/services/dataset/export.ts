@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chunks, owners, papers, paperVersions } from "../../db/schema/index.ts";
+import { listFilesOfVersions } from "../files/index.ts";
 import { AI_LABEL, isCurrentVersion } from "../papers/index.ts";
 import type { ChunkExportRecord, PaperExportRecord } from "./schemas.ts";
 
@@ -11,9 +12,10 @@ export type ExportKind = "papers" | "chunks";
 /**
  * Bump when the bytes of an export change for the same corpus (a field added, renamed or
  * reordered, a URL form changed): it is part of the snapshot fingerprint, so every stored
- * hash is recomputed after a deploy that changes the serialization.
+ * hash is recomputed after a deploy that changes the serialization. 2: papers carry `files`,
+ * chunks include captions.
  */
-export const EXPORT_FORMAT_VERSION = 1;
+export const EXPORT_FORMAT_VERSION = 2;
 
 /** Rows per query. Papers carry whole bodies, so their batches are smaller. */
 const EXPORT_BATCH_ROWS: Record<ExportKind, number> = { papers: 100, chunks: 500 };
@@ -124,6 +126,12 @@ async function* paperBatches(
       .orderBy(asc(papers.id))
       .limit(batchRows);
     if (rows.length === 0) return;
+    // Files of a version are immutable rows written with it, so they follow from (id, version).
+    const files = await listFilesOfVersions(
+      db,
+      rows.map((r) => ({ paperId: r.id, version: r.version })),
+      baseUrl,
+    );
     const records = rows.map(
       (r): PaperExportRecord => ({
         id: r.id,
@@ -145,6 +153,7 @@ async function* paperBatches(
           screened_at: r.screenedAt.toISOString(),
           screened_by: r.screenedBy,
         },
+        files: files.get(`${r.id}v${r.version}`) ?? [],
       }),
     );
     yield { records, bytes: encodeLines(records) };

@@ -304,21 +304,22 @@ describe("openExport", () => {
     await settle();
     expect(queries).toBe(0);
 
-    // One row a batch: read to the end, the body queries once per paper and once more.
+    // One row a batch: read to the end, the body queries twice per paper (the paper, its
+    // files) and once more.
     const options = { baseUrl: ctx.settings.baseUrl, expected: opened.digest, batchRows: 1 };
     const whole = await readAll(verifiedExport(counted, "papers", options));
     expect(whole.byteLength).toBe(opened.digest.bytes);
     const total = queries;
     const published = await database.db.$count(papers, eq(papers.status, "published"));
     expect(published).toBeGreaterThanOrEqual(3);
-    expect(total).toBe(published + 1);
+    expect(total).toBe(2 * published + 1);
 
     // Read one part, then cancel: the queries stop where the reading did.
     queries = 0;
     const reader = verifiedExport(counted, "papers", options).getReader();
     expect((await reader.read()).done).toBe(false);
     const beforeCancel = queries;
-    expect(beforeCancel).toBe(2);
+    expect(beforeCancel).toBe(4);
     await reader.cancel();
     await settle();
     expect(queries).toBe(beforeCancel);

@@ -34,7 +34,9 @@ const FACET_LIMIT = 50;
  * The corpus state in one query: count, earliest publication, latest update, greatest id
  * and an order-independent sum of a 60-bit hash of every visible paper's (id, current
  * version, published_at, updated_at, owner handle). Those are all the mutable inputs of the
- * exports (versions and chunks are immutable rows), so equal states give equal bytes. The
+ * exports (versions, their chunks and their files are immutable rows; the caption chunks an
+ * upgrade adds to older versions come with a new EXPORT_FORMAT_VERSION, and a drift is caught
+ * by `verifiedExport` anyway), so equal states give equal bytes. The
  * sum keeps PostgreSQL's memory flat (no string_agg of the whole corpus). The export format
  * version and the base URL (in every `url`) are mixed into the fingerprint.
  */

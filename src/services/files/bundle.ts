@@ -9,7 +9,7 @@ import { resolve, sep } from "node:path";
 import type { FileRole } from "../../db/schema/index.ts";
 import { Invalid } from "../errors.ts";
 import { checkImage } from "./images.ts";
-import { convertLatex, findMainTex } from "./latex.ts";
+import { findMainTex, LATEX_HOWTO, type LatexConverter } from "./latex.ts";
 import {
   BUNDLE_LIMITS,
   extensionOf,
@@ -17,6 +17,7 @@ import {
   SOURCE_TYPES,
   SUPPLEMENTARY_TYPES,
 } from "./limits.ts";
+import { refuseSource as refuse } from "./refusal.ts";
 import { type Bundle, unpackBundle } from "./unpack.ts";
 
 /** One file of a version, ready to store. */
@@ -63,12 +64,6 @@ export interface LatexConversion {
  */
 export type SavedConversions = (archiveSha256: string) => Promise<LatexConversion | null>;
 
-function refuse(message: string): never {
-  throw new Invalid(`The source bundle was refused: ${message}`, [
-    { in: "body", name: "source", message },
-  ]);
-}
-
 function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
@@ -82,28 +77,44 @@ function file(name: string, role: FileRole, mediaType: string, bytes: Uint8Array
  * `\documentclass` file is LaTeX (its main file found, or `main` named), otherwise it must
  * hold a Markdown file (`main`, else `paper.md`, `main.md` or the only `.md`). Files of a
  * type not listed in limits.ts are refused by name, so nothing unexpected is served later.
- * A LaTeX archive `saved` has a conversion of is not converted again: the bundle is still
- * unpacked and checked, and its sources, data and code are kept as a converted one's are.
+ * LaTeX needs `latex`, the converter the server found (ServiceContext.latex), unless `saved`
+ * has a conversion of this very archive: then it is not converted again (a machine without
+ * LaTeXML seeds the LaTeX samples), the bundle is still unpacked and checked, and its
+ * sources, data and code are kept as a converted one's are. A LaTeX bundle neither can
+ * convert is refused, as is any bundle Quire cannot use (SourceRefused, saying why).
  */
 export async function prepareSource(
   archive: Uint8Array,
-  options: { main?: string | undefined; saved?: SavedConversions | undefined } = {},
+  options: {
+    main?: string | undefined;
+    latex?: LatexConverter | undefined;
+    saved?: SavedConversions | undefined;
+  } = {},
 ): Promise<PreparedSource> {
   const bundle = await checkedBundle(archive);
   const named = options.main;
   let prepared: PreparedSource;
   if (isLatex(bundle, named)) {
     const saved = options.saved ? await options.saved(sha256Hex(archive)) : null;
-    const conversion =
-      saved && (named === undefined || saved.main === named)
-        ? saved
-        : await convertBundle(bundle, named);
+    let conversion = saved && (named === undefined || saved.main === named) ? saved : null;
+    if (!conversion) {
+      if (!options.latex) {
+        refuse(
+          { code: "latex_unavailable" },
+          `it is LaTeX, and this server cannot convert LaTeX (to accept it, ${LATEX_HOWTO}); a Markdown bundle works`,
+        );
+      }
+      conversion = await convertBundle(bundle, named, options.latex);
+    }
     prepared = withBundleFiles(conversion, bundle);
   } else {
     prepared = await fromMarkdown(bundle, named);
   }
   if (prepared.files.length > BUNDLE_LIMITS.keptMax) {
-    refuse(`it has more than ${BUNDLE_LIMITS.keptMax} files to keep`);
+    refuse(
+      { code: "too_many_files", max: BUNDLE_LIMITS.keptMax },
+      `it has more than ${BUNDLE_LIMITS.keptMax} files to keep`,
+    );
   }
   return prepared;
 }
@@ -114,23 +125,27 @@ export async function prepareSource(
  */
 export async function convertLatexSource(
   archive: Uint8Array,
-  options: { main?: string | undefined } = {},
+  options: { main?: string | undefined; latex: LatexConverter },
 ): Promise<LatexConversion> {
   const bundle = await checkedBundle(archive);
-  if (!isLatex(bundle, options.main)) refuse("it holds no LaTeX file with \\documentclass");
-  return convertBundle(bundle, options.main);
+  if (!isLatex(bundle, options.main)) {
+    refuse({ code: "not_latex" }, "it holds no LaTeX file with \\documentclass");
+  }
+  return convertBundle(bundle, options.main, options.latex);
 }
 
 async function checkedBundle(archive: Uint8Array): Promise<Bundle> {
   const bundle = await unpackBundle(archive);
-  if (bundle.size === 0) refuse("it is empty");
+  if (bundle.size === 0) refuse({ code: "empty" }, "it is empty");
   const unknown = [...bundle.keys()].filter((p) => {
     const ext = extensionOf(p);
     return !FIGURE_TYPES[ext] && !SUPPLEMENTARY_TYPES[ext] && !SOURCE_TYPES[ext];
   });
   if (unknown.length > 0) {
+    const paths = unknown.slice(0, 10);
     refuse(
-      `these files are of a type Quire does not keep: ${unknown.slice(0, 10).join(", ")} (see the list of accepted types)`,
+      { code: "unknown_types", paths },
+      `these files are of a type Quire does not keep: ${paths.join(", ")} (see the list of accepted types)`,
     );
   }
   return bundle;
@@ -145,17 +160,25 @@ function isLatex(bundle: Bundle, named: string | undefined): boolean {
       );
 }
 
-async function convertBundle(bundle: Bundle, named: string | undefined): Promise<LatexConversion> {
+async function convertBundle(
+  bundle: Bundle,
+  named: string | undefined,
+  latex: LatexConverter,
+): Promise<LatexConversion> {
   const main = findMainTex(bundle, named);
-  const output = await convertLatex(bundle, main);
+  const output = await latex.convert(bundle, main);
   // The HTML parser loads with the first LaTeX bundle, not at start-up.
   const { latexmlToMarkdown } = await import("./latexml-markdown.ts");
   const doc = latexmlToMarkdown(output.html);
-  if (!doc.body.trim()) refuse(`the converter produced no text from "${main}"`);
+  if (!doc.body.trim()) {
+    refuse({ code: "no_text", path: main }, `the converter produced no text from "${main}"`);
+  }
   const figures: PreparedFile[] = [];
   for (const path of new Set(doc.images)) {
     const bytes = output.files.get(path);
-    if (!bytes) refuse(`the converter's figure "${path}" is missing`);
+    if (!bytes) {
+      refuse({ code: "figure_missing", path }, `the converter's figure "${path}" is missing`);
+    }
     const checked = await checkImage(path, bytes, { trim: !bundle.has(path) });
     figures.push(file(path, "figure", checked.mediaType, checked.bytes));
   }
@@ -211,20 +234,32 @@ async function fromMarkdown(bundle: Bundle, named: string | undefined): Promise<
   const main =
     named ?? (mds.length === 1 ? mds[0] : ["paper.md", "main.md"].find((n) => bundle.has(n)));
   if (!main) {
+    if (mds.length === 0) {
+      refuse(
+        { code: "no_main" },
+        "it has neither a LaTeX file with \\documentclass nor a Markdown (.md) file",
+      );
+    }
     refuse(
-      mds.length === 0
-        ? "it has neither a LaTeX file with \\documentclass nor a Markdown (.md) file"
-        : `it has several Markdown files (${mds.join(", ")}); name the main one`,
+      { code: "several_main", paths: mds },
+      `it has several Markdown files (${mds.join(", ")}); name the main one`,
     );
   }
   const source = bundle.get(main);
-  if (!source) refuse(`the main file "${main}" is not in the bundle`);
+  if (!source) {
+    refuse({ code: "main_missing", path: main }, `the main file "${main}" is not in the bundle`);
+  }
   const body = new TextDecoder("utf-8", { fatal: false }).decode(source);
   const files: PreparedFile[] = [];
   const figures = new Set<string>();
   for (const path of new Set(markdownImages(body))) {
     const bytes = bundle.get(path);
-    if (!bytes) refuse(`the figure "${path}" the text shows is not in the bundle`);
+    if (!bytes) {
+      refuse(
+        { code: "figure_missing", path },
+        `the figure "${path}" the text shows is not in the bundle`,
+      );
+    }
     const checked = await checkImage(path, bytes);
     files.push(file(path, "figure", checked.mediaType, checked.bytes));
     figures.add(path);
@@ -242,6 +277,13 @@ async function fromMarkdown(bundle: Bundle, named: string | undefined): Promise<
   return { kind: "markdown", title: "", abstract: "", body, files, warnings: [], convertMs: 0 };
 }
 
+/** A bundle path an import file names that cannot be read (the CLI's own mistake, not the bundle's). */
+function unreadable(message: string): never {
+  throw new Invalid(`The source bundle was refused: ${message}`, [
+    { in: "body", name: "source", message },
+  ]);
+}
+
 /**
  * Reads bundles named relative to `folder` (a JSONL file's), refusing a path that leaves it
  * (`..`, absolute, or a symlink out) and a file over the compressed bound before reading it.
@@ -250,15 +292,18 @@ export function bundleReader(folder: string): (path: string) => Promise<Uint8Arr
   return async (path) => {
     const root = await realpath(folder);
     const target = await realpath(resolve(root, path)).catch(() => {
-      refuse(`no file "${path}" next to the import file`);
+      unreadable(`no file "${path}" next to the import file`);
     });
     if (target !== root && !target.startsWith(`${root}${sep}`)) {
-      refuse(`"${path}" is outside the import file's folder`);
+      unreadable(`"${path}" is outside the import file's folder`);
     }
     const info = await stat(target);
-    if (!info.isFile()) refuse(`"${path}" is not a file`);
+    if (!info.isFile()) unreadable(`"${path}" is not a file`);
     if (info.size > BUNDLE_LIMITS.compressedMax) {
-      refuse(`it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`);
+      refuse(
+        { code: "too_large", max: BUNDLE_LIMITS.compressedMax },
+        `it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`,
+      );
     }
     return new Uint8Array(await readFile(target));
   };

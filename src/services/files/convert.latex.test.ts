@@ -6,19 +6,32 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.ts";
 import { fixtureEntries, makeTarGz, makeZip } from "../../testing/bundles.ts";
-import { Invalid } from "../errors.ts";
 import { prepareSource } from "./bundle.ts";
-import { latexAvailable, runSandboxed } from "./latex.ts";
+import { findLatexml, type LatexConverter, runSandboxed } from "./latex.ts";
+import { SourceRefused } from "./refusal.ts";
 
-async function refusal(bundle: Uint8Array): Promise<string> {
+/** The converter as a server with the default LATEX_TIMEOUT_SECONDS finds it. */
+const found = findLatexml({ timeoutSeconds: loadConfig({}).LATEX_TIMEOUT_SECONDS });
+
+function converter(): LatexConverter {
+  if (!found) throw new Error("LaTeXML, bubblewrap and prlimit are not installed");
+  return found;
+}
+
+async function refused(bundle: Uint8Array, latex = converter()): Promise<SourceRefused> {
   try {
-    await prepareSource(bundle);
+    await prepareSource(bundle, { latex });
   } catch (error) {
-    expect(error).toBeInstanceOf(Invalid);
-    return (error as Invalid).message;
+    expect(error).toBeInstanceOf(SourceRefused);
+    return error as SourceRefused;
   }
   throw new Error("the bundle was accepted");
+}
+
+async function refusal(bundle: Uint8Array): Promise<string> {
+  return (await refused(bundle)).message;
 }
 
 const doc = (body: string) =>
@@ -26,11 +39,13 @@ const doc = (body: string) =>
 
 describe("LaTeX conversion", () => {
   it("has LaTeXML, bubblewrap and prlimit on this machine", () => {
-    expect(latexAvailable()).toBe(true);
+    expect(found).not.toBeNull();
   });
 
   it("converts the fixture paper: sections, numbered equation and its \\ref, figures, table, theorem, bibliography, footnote", async () => {
-    const source = await prepareSource(makeZip(fixtureEntries("spectral")));
+    const source = await prepareSource(makeZip(fixtureEntries("spectral")), {
+      latex: converter(),
+    });
     expect(source.kind).toBe("latex");
     expect(source.title).toBe("Spectral Gaps of Sparse Random Graphs Estimated by Power Iteration");
     expect(source.abstract).toMatch(/^We estimate the spectral gap/);
@@ -84,11 +99,43 @@ describe("LaTeX conversion", () => {
       makeZip({
         "main.tex": doc("Before. \\immediate\\write18{echo owned > /work/owned.tex} After."),
       }),
+      { latex: converter() },
     );
     expect(source.body).toContain("Before.");
     expect(source.body).not.toContain("owned");
     expect(source.files.map((f) => f.name)).toEqual(["main.tex"]);
   }, 120_000);
+
+  it("stops a macro that never ends at the time limit and refuses the bundle, saying so", async () => {
+    // A short limit through the converter's own option (LATEX_TIMEOUT_SECONDS on a server),
+    // so the test does not wait the production minute; vitest's timeout is the "never hangs".
+    const latex = findLatexml({ timeoutSeconds: 3 }) ?? converter();
+    const error = await refused(
+      makeZip({ "main.tex": doc("Before. \\def\\x{\\relax\\x}\\x After.") }),
+      latex,
+    );
+    expect(error.refusal).toMatchObject({ code: "converter", timeout: true, seconds: 3 });
+    expect(error.message).toMatch(/took longer than 3 s and was stopped/);
+    expect(error.issues).toEqual([
+      { in: "body", name: "source", message: expect.stringMatching(/took longer than 3 s/) },
+    ]);
+  }, 30_000);
+
+  it("converts a macro that expands into itself, which LaTeXML catches, with its complaint", async () => {
+    const latex = findLatexml({ timeoutSeconds: 3 }) ?? converter();
+    const source = await prepareSource(
+      makeZip({ "main.tex": doc("Before. \\def\\x{\\x}\\x After.") }),
+      { latex },
+    );
+    expect(source.body).toContain("Before.");
+    expect(source.warnings.join(" ")).toMatch(/recursion/);
+  }, 30_000);
+
+  it("refuses LaTeX, and says why, where the server has no converter", async () => {
+    const error = await prepareSource(makeZip({ "main.tex": doc("Hello.") })).catch((e) => e);
+    expect(error).toBeInstanceOf(SourceRefused);
+    expect((error as SourceRefused).refusal).toEqual({ code: "latex_unavailable" });
+  });
 });
 
 describe("the sandbox", () => {
@@ -100,20 +147,20 @@ describe("the sandbox", () => {
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
   it("sees the bundle and /usr, and no /etc, /home, /root or host process", async () => {
-    expect((await runSandboxed(dir, ["/usr/bin/cat", "/work/inside.txt"])).output).toContain(
+    expect((await runSandboxed(dir, 30, ["/usr/bin/cat", "/work/inside.txt"])).output).toContain(
       "inside",
     );
     for (const path of ["/etc/passwd", "/etc/hostname", "/root", "/home", "/var"]) {
-      const run = await runSandboxed(dir, ["/usr/bin/ls", path]);
+      const run = await runSandboxed(dir, 30, ["/usr/bin/ls", path]);
       expect(run.code, path).not.toBe(0);
     }
-    const ps = await runSandboxed(dir, ["/usr/bin/ls", "/proc"]);
+    const ps = await runSandboxed(dir, 30, ["/usr/bin/ls", "/proc"]);
     const pids = ps.output.split(/\s+/).filter((x) => /^\d+$/.test(x));
     expect(pids.length).toBeLessThanOrEqual(3);
   });
 
   it("has no network", async () => {
-    const run = await runSandboxed(dir, [
+    const run = await runSandboxed(dir, 30, [
       "/usr/bin/perl",
       "-MIO::Socket::INET",
       "-e",

@@ -4,19 +4,17 @@
  * (camera, GPS) and bounds their width — and SVGs parsed by librsvg and kept as they are,
  * to be shown only through <img> and served under a sandboxing CSP (routes/files).
  */
-import { Invalid } from "../errors.ts";
 import { BUNDLE_LIMITS, extensionOf, FIGURE_TYPES } from "./limits.ts";
+import { type BadFigure, refuseSource } from "./refusal.ts";
 
 export interface CheckedImage {
   bytes: Uint8Array;
   mediaType: string;
 }
 
-function refuse(path: string, why: string): never {
-  const message = `the figure "${path}" ${why}`;
-  throw new Invalid(`The source bundle was refused: ${message}`, [
-    { in: "body", name: "source", message },
-  ]);
+/** `detail` is the image library's words, when it gave some. */
+function refuse(path: string, kind: BadFigure, why: string, detail = ""): never {
+  refuseSource({ code: "bad_figure", path, kind, detail }, `the figure "${path}" ${why}`);
 }
 
 const FORMAT_TYPES: Record<string, string> = {
@@ -37,7 +35,7 @@ export async function checkImage(
   options: { trim?: boolean } = {},
 ): Promise<CheckedImage> {
   const ext = extensionOf(path);
-  if (!FIGURE_TYPES[ext]) refuse(path, "is not a PNG, JPEG, WebP, GIF or SVG image");
+  if (!FIGURE_TYPES[ext]) refuse(path, "type", "is not a PNG, JPEG, WebP, GIF or SVG image");
   // Loaded with the first figure, not with every process that imports the papers domain
   // (sharp's native module takes half a second to load; docs/adr/0026-start-up.md).
   const { default: sharp } = await import("sharp");
@@ -52,15 +50,22 @@ export async function checkImage(
     format = meta.format;
     width = meta.width ?? 0;
   } catch (error) {
-    refuse(path, `is not a readable image (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    refuse(path, "unreadable", `is not a readable image (${detail})`, detail);
   }
   const mediaType = format ? FORMAT_TYPES[format] : undefined;
   if (!mediaType)
-    refuse(path, `is a ${format ?? "unknown"} file, not a PNG, JPEG, WebP, GIF or SVG image`);
-  if (mediaType !== FIGURE_TYPES[ext]) refuse(path, `is named .${ext} but holds a ${format} image`);
+    refuse(
+      path,
+      "type",
+      `is a ${format ?? "unknown"} file, not a PNG, JPEG, WebP, GIF or SVG image`,
+    );
+  if (mediaType !== FIGURE_TYPES[ext]) {
+    refuse(path, "mismatch", `is named .${ext} but holds a ${format} image`, String(format));
+  }
   if (format === "svg") {
     if (!/<svg[\s>]/i.test(new TextDecoder().decode(bytes.subarray(0, 64 * 1024)))) {
-      refuse(path, "has no <svg> element");
+      refuse(path, "unreadable", "has no <svg> element");
     }
     return { bytes, mediaType };
   }
@@ -79,6 +84,7 @@ export async function checkImage(
           : pipeline.jpeg({ quality: 90, mozjpeg: true });
     return { bytes: new Uint8Array(await out.toBuffer()), mediaType };
   } catch (error) {
-    refuse(path, `could not be decoded (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    refuse(path, "unreadable", `could not be decoded (${detail})`, detail);
   }
 }

@@ -7,13 +7,17 @@ export {
   prepareSource,
   type SavedConversions,
 } from "./bundle.ts";
-export { LATEX_HOWTO, latexAvailable } from "./latex.ts";
+export { findLatexml, LATEX_HOWTO, type LatexConverter } from "./latex.ts";
+export { BUNDLE_LIMITS, FIGURE_TYPES, SOURCE_TYPES, SUPPLEMENTARY_TYPES } from "./limits.ts";
+export { type SourceRefusal, SourceRefused } from "./refusal.ts";
 export { saveConversion, savedConversions } from "./saved.ts";
 export { getFile } from "./serve.ts";
 export {
   FilesFull,
   filePath,
   filesUsage,
+  keepVersionFiles,
+  listFilesOfVersions,
   listVersionFiles,
   storeVersionFiles,
   type VersionFile,

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Invalid, Unavailable } from "../errors.ts";
+import { refuseSource, type SourceRefusal, SourceRefused } from "./refusal.ts";
 import type { Bundle } from "./unpack.ts";
 
 const LATEXMLC = "/usr/bin/latexmlc";
@@ -18,10 +18,8 @@ const PRLIMIT = "/usr/bin/prlimit";
 /** How to install what LaTeX conversion needs (said on the submit page and by /readyz). */
 export const LATEX_HOWTO = "install the Debian packages latexml and bubblewrap";
 
-/** Bounds of one conversion. */
+/** Bounds of one conversion besides its time. */
 const LATEX_LIMITS = {
-  /** Wall-clock seconds before the sandbox is killed. */
-  seconds: 60,
   /** Address space of the converter, bytes. */
   memoryBytes: 2 * 1024 * 1024 * 1024,
   /** Largest file the converter may write, bytes. */
@@ -29,11 +27,32 @@ const LATEX_LIMITS = {
 } as const;
 
 /** Whether this machine can convert LaTeX: LaTeXML, bubblewrap and prlimit are installed. */
-export function latexAvailable(): boolean {
+function latexAvailable(): boolean {
   return existsSync(LATEXMLC) && existsSync(BWRAP) && existsSync(PRLIMIT);
 }
 
-export interface LatexOutput {
+/**
+ * The LaTeX converter a server found at start-up (ServiceContext.latex). Without one, LaTeX
+ * bundles are refused and Markdown bundles still work; /readyz and the submit page say so.
+ */
+export interface LatexConverter {
+  /** Seconds one conversion may take before it is stopped and the bundle refused. */
+  readonly timeoutSeconds: number;
+  convert(bundle: Bundle, main: string): Promise<LatexOutput>;
+}
+
+/**
+ * LaTeXML in its sandbox when this machine has it (Debian latexml, bubblewrap and prlimit),
+ * else null, as Apertium is found for cross-lingual search. `timeoutSeconds` bounds each
+ * conversion (LATEX_TIMEOUT_SECONDS).
+ */
+export function findLatexml(options: { timeoutSeconds: number }): LatexConverter | null {
+  if (!latexAvailable()) return null;
+  const { timeoutSeconds } = options;
+  return { timeoutSeconds, convert: (bundle, main) => convertLatex(bundle, main, timeoutSeconds) };
+}
+
+interface LatexOutput {
   /** LaTeXML's HTML5 with presentation MathML and TeX annotations. */
   html: string;
   /** Files of the bundle after conversion (LaTeXML may add converted images). */
@@ -50,7 +69,12 @@ export interface LatexOutput {
  */
 export function findMainTex(bundle: Bundle, named?: string): string {
   if (named) {
-    if (!bundle.has(named)) throw invalid(`the main file "${named}" is not in the bundle`);
+    if (!bundle.has(named)) {
+      refuse(
+        { code: "main_missing", path: named },
+        `the main file "${named}" is not in the bundle`,
+      );
+    }
     return named;
   }
   const roots = [...bundle.keys()].filter(
@@ -58,18 +82,22 @@ export function findMainTex(bundle: Bundle, named?: string): string {
   );
   if (roots.length === 1 && roots[0]) return roots[0];
   for (const name of ["main.tex", "ms.tex", "paper.tex"]) if (roots.includes(name)) return name;
-  if (roots.length === 0) throw invalid("no .tex file in the bundle has \\documentclass");
-  throw invalid(`several .tex files have \\documentclass (${roots.join(", ")}); name the main one`);
+  if (roots.length === 0)
+    refuse({ code: "no_main" }, "no .tex file in the bundle has \\documentclass");
+  refuse(
+    { code: "several_main", paths: roots },
+    `several .tex files have \\documentclass (${roots.join(", ")}); name the main one`,
+  );
 }
 
 function decode(bytes: Uint8Array | undefined): string {
   return bytes ? new TextDecoder().decode(bytes) : "";
 }
 
-function invalid(message: string): Invalid {
-  return new Invalid(`The LaTeX source was refused: ${message}`, [
-    { in: "body", name: "source", message },
-  ]);
+const LATEX_LEAD = "The LaTeX source was refused";
+
+function refuse(refusal: SourceRefusal, message: string): never {
+  refuseSource(refusal, message, LATEX_LEAD);
 }
 
 /**
@@ -79,15 +107,9 @@ function invalid(message: string): Invalid {
  * process — so `\input{/etc/passwd}` finds no file and the converter's own fetches have no
  * network. LaTeXML has no shell escape (`\write18` is ignored). A bundle it cannot convert, a
  * missing file, a timeout or the memory limit refuse the submission with the converter's
- * message (Invalid); a machine without the converter answers Unavailable.
+ * message (SourceRefused, a client's input: never a server fault).
  */
-export async function convertLatex(bundle: Bundle, main: string): Promise<LatexOutput> {
-  if (!latexAvailable()) {
-    throw new Unavailable(
-      `LaTeX sources cannot be converted on this server: ${LATEX_HOWTO}.`,
-      3600,
-    );
-  }
+async function convertLatex(bundle: Bundle, main: string, seconds: number): Promise<LatexOutput> {
   const dir = await mkdtemp(join(tmpdir(), "quire-latex-"));
   try {
     for (const [path, bytes] of bundle) {
@@ -95,14 +117,14 @@ export async function convertLatex(bundle: Bundle, main: string): Promise<LatexO
       await writeFile(join(dir, path), bytes);
     }
     const started = performance.now();
-    const { code, output } = await runSandboxed(dir, [
+    const { code, output } = await runSandboxed(dir, seconds, [
       LATEXMLC,
       "--format=html5",
       "--pmml",
       "--mathtex",
       "--nodefaultresources",
       "--nocomments",
-      `--timeout=${LATEX_LIMITS.seconds}`,
+      `--timeout=${seconds}`,
       "--dest=/work/.quire-out/index.html",
       "--log=/work/.quire-out/latexml.log",
       `/work/${main}`,
@@ -112,11 +134,14 @@ export async function convertLatex(bundle: Bundle, main: string): Promise<LatexO
     const html = await readFile(join(dir, ".quire-out", "index.html"), "utf8").catch(() => null);
     const missing = errors.filter((l) => l.startsWith("Error:missing_file"));
     if (code !== 0 || html === null || missing.length > 0) {
-      const why =
-        code === 137 || code === 124 ? "the conversion took too long or too much memory" : "";
+      const timeout =
+        code === 137 || code === 124 || errors.some((l) => l.startsWith("Fatal:timeout"));
+      const why = timeout ? `the conversion took longer than ${seconds} s and was stopped` : "";
       const lines = (missing.length > 0 ? missing : errors).slice(0, 5).map(tidy);
-      throw invalid(
-        [why, ...lines].filter(Boolean).join("; ") || `the converter stopped (exit ${code})`,
+      const detail = lines.join("; ") || `the converter stopped (exit ${code})`;
+      refuse(
+        { code: "converter", timeout, seconds, detail },
+        [why, detail].filter(Boolean).join("; "),
       );
     }
     return {
@@ -198,6 +223,7 @@ export function sandboxArgs(dir: string, command: string[]): string[] {
 /** Runs a command in the sandbox with `dir` as `/work`; never throws for the command's failure. */
 export function runSandboxed(
   dir: string,
+  seconds: number,
   command: string[],
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
@@ -205,7 +231,8 @@ export function runSandboxed(
       PRLIMIT,
       sandboxArgs(dir, command),
       {
-        timeout: LATEX_LIMITS.seconds * 1000 + 5000,
+        // LaTeXML stops itself at `seconds` (--timeout); this is the backstop.
+        timeout: seconds * 1000 + 5000,
         killSignal: "SIGKILL",
         maxBuffer: 4 * 1024 * 1024,
         env: {},
@@ -214,7 +241,8 @@ export function runSandboxed(
         const output = `${stdout}\n${stderr}`;
         if (error && typeof error.code !== "number" && !error.killed) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-            reject(new Unavailable(`The LaTeX converter is not installed: ${LATEX_HOWTO}.`, 3600));
+            const message = `the LaTeX converter is not installed: ${LATEX_HOWTO}`;
+            reject(new SourceRefused({ code: "latex_unavailable" }, message, LATEX_LEAD));
             return;
           }
         }

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.ts";
 import { folderEntries } from "../../testing/bundles.ts";
 import {
   isLatexSource,
@@ -15,7 +16,10 @@ import {
   sampleSources,
   sha256Of,
 } from "../../testing/samples.ts";
-import { convertLatexSource } from "./index.ts";
+import { convertLatexSource, findLatexml } from "./index.ts";
+
+/** The converter as a server with the default LATEX_TIMEOUT_SECONDS finds it. */
+const converter = findLatexml({ timeoutSeconds: loadConfig({}).LATEX_TIMEOUT_SECONDS });
 
 const latex = sampleSources().filter((s) => isLatexSource(folderEntries(s.folder)));
 
@@ -30,7 +34,8 @@ describe("the LaTeX sample papers", () => {
       const archive = new Uint8Array(readFileSync(source.archive));
       const saved = await sampleConversions(sha256Of(archive));
       expect(saved, "no saved conversion of this archive").not.toBeNull();
-      const fresh = await convertLatexSource(archive);
+      if (!converter) throw new Error("LaTeXML, bubblewrap and prlimit are not installed");
+      const fresh = await convertLatexSource(archive, { latex: converter });
       const comparable = (c: typeof fresh) => ({
         main: c.main,
         title: c.title,

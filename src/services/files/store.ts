@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { FILE_ROLES, files, versionFiles } from "../../db/schema/index.ts";
-import { rowsOf } from "../../db/sql.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
 import { Unavailable } from "../errors.ts";
 import type { PreparedFile } from "./bundle.ts";
 
@@ -73,6 +73,23 @@ export async function storeVersionFiles(
   );
 }
 
+/**
+ * A new version keeps the figures and supplementary files of the version before it (inside
+ * the caller's transaction; contents are shared, only the list is written). A LaTeX source
+ * stays with the versions it produced.
+ */
+export async function keepVersionFiles(
+  db: Db,
+  from: { paperId: string; version: number },
+  to: { version: number },
+): Promise<void> {
+  await db.execute(sql`
+    insert into ${versionFiles} (paper_id, version, name, role, sha256, position)
+    select paper_id, ${to.version}, name, role, sha256, position
+    from ${versionFiles}
+    where paper_id = ${from.paperId} and version = ${from.version} and role <> 'source'`);
+}
+
 export const VersionFileSchema = z
   .object({
     name: z.string().openapi({
@@ -104,6 +121,33 @@ export function filePath(sha256: string): string {
   return `/files/${sha256}`;
 }
 
+const fileColumns = {
+  paperId: versionFiles.paperId,
+  version: versionFiles.version,
+  name: versionFiles.name,
+  role: versionFiles.role,
+  sha256: versionFiles.sha256,
+  mediaType: files.mediaType,
+  size: files.size,
+};
+
+/** Figures first, then supplementary files, then the source; each in the bundle's order. */
+const FILE_ORDER = sql`case ${versionFiles.role} when 'figure' then 0 when 'supplementary' then 1 else 2 end`;
+
+function toVersionFile(
+  r: { name: string; role: VersionFile["role"]; sha256: string; mediaType: string; size: number },
+  baseUrl: string,
+): VersionFile {
+  return {
+    name: r.name,
+    role: r.role,
+    media_type: r.mediaType,
+    size: r.size,
+    sha256: r.sha256,
+    url: `${baseUrl}${filePath(r.sha256)}`,
+  };
+}
+
 /** A version's files in the order the bundle gave them (figures first). */
 export async function listVersionFiles(
   db: Db,
@@ -111,30 +155,55 @@ export async function listVersionFiles(
   baseUrl: string,
 ): Promise<VersionFile[]> {
   const rows = await db
-    .select({
-      name: versionFiles.name,
-      role: versionFiles.role,
-      sha256: versionFiles.sha256,
-      mediaType: files.mediaType,
-      size: files.size,
-    })
+    .select(fileColumns)
     .from(versionFiles)
     .innerJoin(files, eq(files.sha256, versionFiles.sha256))
     .where(
       and(eq(versionFiles.paperId, version.paperId), eq(versionFiles.version, version.version)),
     )
+    .orderBy(FILE_ORDER, asc(versionFiles.position));
+  return rows.map((r) => toVersionFile(r, baseUrl));
+}
+
+/**
+ * The files of many versions in one query (the dataset export's batches), keyed
+ * `paperId + "v" + version`, each list in `listVersionFiles`' order; a version without files
+ * has no key.
+ */
+export async function listFilesOfVersions(
+  db: Db,
+  versions: readonly { paperId: string; version: number }[],
+  baseUrl: string,
+): Promise<Map<string, VersionFile[]>> {
+  const out = new Map<string, VersionFile[]>();
+  if (versions.length === 0) return out;
+  const rows = await db
+    .select(fileColumns)
+    .from(versionFiles)
+    .innerJoin(files, eq(files.sha256, versionFiles.sha256))
+    .where(
+      sql`(${versionFiles.paperId}, ${versionFiles.version}) in (select * from unnest(${pgArray(
+        versions.map((v) => v.paperId),
+        "text",
+      )}, ${pgArray(
+        versions.map((v) => v.version),
+        "int4",
+      )}))`,
+    )
     .orderBy(
-      sql`case ${versionFiles.role} when 'figure' then 0 when 'supplementary' then 1 else 2 end`,
+      asc(versionFiles.paperId),
+      asc(versionFiles.version),
+      FILE_ORDER,
       asc(versionFiles.position),
     );
-  return rows.map((r) => ({
-    name: r.name,
-    role: r.role,
-    media_type: r.mediaType,
-    size: r.size,
-    sha256: r.sha256,
-    url: `${baseUrl}${filePath(r.sha256)}`,
-  }));
+  for (const r of rows) {
+    const key = `${r.paperId}v${r.version}`;
+    const list = out.get(key);
+    const file = toVersionFile(r, baseUrl);
+    if (list) list.push(file);
+    else out.set(key, [file]);
+  }
+  return out;
 }
 
 function mib(bytes: number): string {

@@ -8,15 +8,10 @@ import { Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
 import { extract } from "tar-stream";
 import { Invalid } from "../errors.ts";
 import { BUNDLE_LIMITS, isIgnored } from "./limits.ts";
+import { refuseSource as refuse } from "./refusal.ts";
 
 /** Paths to contents, in the bundle's order. */
 export type Bundle = Map<string, Uint8Array>;
-
-function refuse(message: string): never {
-  throw new Invalid(`The source bundle was refused: ${message}`, [
-    { in: "body", name: "source", message },
-  ]);
-}
 
 /**
  * A bundle entry's path, normalized (`./a//b` → `a/b`), or a refusal: absolute paths, drive
@@ -24,13 +19,22 @@ function refuse(message: string): never {
  */
 export function safePath(raw: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (/[\u0000-\u001f\u007f\\]/.test(raw)) refuse(`the path "${raw}" has a forbidden character`);
-  if (raw.startsWith("/") || /^[a-z]:/i.test(raw)) refuse(`the path "${raw}" is absolute`);
+  if (/[\u0000-\u001f\u007f\\]/.test(raw))
+    refuse(
+      { code: "bad_path", path: raw, why: "character" },
+      `the path "${raw}" has a forbidden character`,
+    );
+  if (raw.startsWith("/") || /^[a-z]:/i.test(raw))
+    refuse({ code: "bad_path", path: raw, why: "absolute" }, `the path "${raw}" is absolute`);
   const parts = raw.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.some((p) => p === "..")) refuse(`the path "${raw}" leaves the bundle`);
+  if (parts.some((p) => p === ".."))
+    refuse({ code: "bad_path", path: raw, why: "leaves" }, `the path "${raw}" leaves the bundle`);
   const path = parts.join("/");
   if (path.length > BUNDLE_LIMITS.pathMax) {
-    refuse(`the path "${path.slice(0, 40)}…" is longer than ${BUNDLE_LIMITS.pathMax} characters`);
+    refuse(
+      { code: "bad_path", path: `${path.slice(0, 40)}…`, why: "long" },
+      `the path "${path.slice(0, 40)}…" is longer than ${BUNDLE_LIMITS.pathMax} characters`,
+    );
   }
   return path;
 }
@@ -40,16 +44,25 @@ class Budget {
   total = 0;
   entry(): void {
     if (++this.entries > BUNDLE_LIMITS.entriesMax) {
-      refuse(`it has more than ${BUNDLE_LIMITS.entriesMax} entries`);
+      refuse(
+        { code: "too_many_entries", max: BUNDLE_LIMITS.entriesMax },
+        `it has more than ${BUNDLE_LIMITS.entriesMax} entries`,
+      );
     }
   }
   grow(path: string, size: number, by: number): void {
     if (size > BUNDLE_LIMITS.fileMax) {
-      refuse(`"${path}" is larger than ${BUNDLE_LIMITS.fileMax} bytes unpacked`);
+      refuse(
+        { code: "file_too_large", path, max: BUNDLE_LIMITS.fileMax },
+        `"${path}" is larger than ${BUNDLE_LIMITS.fileMax} bytes unpacked`,
+      );
     }
     this.total += by;
     if (this.total > BUNDLE_LIMITS.totalMax) {
-      refuse(`its files are larger than ${BUNDLE_LIMITS.totalMax} bytes unpacked`);
+      refuse(
+        { code: "total_too_large", max: BUNDLE_LIMITS.totalMax },
+        `its files are larger than ${BUNDLE_LIMITS.totalMax} bytes unpacked`,
+      );
     }
   }
 }
@@ -57,18 +70,21 @@ class Budget {
 /** The bundle's kind from its first bytes: zip (`PK\3\4`) or gzip (`1f 8b`, a .tar.gz). */
 export async function unpackBundle(bytes: Uint8Array): Promise<Bundle> {
   if (bytes.byteLength > BUNDLE_LIMITS.compressedMax) {
-    refuse(`it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`);
+    refuse(
+      { code: "too_large", max: BUNDLE_LIMITS.compressedMax },
+      `it is larger than ${BUNDLE_LIMITS.compressedMax} bytes`,
+    );
   }
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
     return unzip(bytes);
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return untar(gunzipBounded(bytes));
-  refuse("it is neither a .zip nor a .tar.gz archive");
+  refuse({ code: "not_archive" }, "it is neither a .zip nor a .tar.gz archive");
 }
 
 function add(bundle: Bundle, path: string, content: Uint8Array): void {
   if (isIgnored(path)) return;
-  if (bundle.has(path)) refuse(`"${path}" appears twice`);
+  if (bundle.has(path)) refuse({ code: "duplicate", path }, `"${path}" appears twice`);
   bundle.set(path, content);
 }
 
@@ -88,7 +104,12 @@ function unzip(bytes: Uint8Array): Bundle {
     pending.push(entry);
     let size = 0;
     file.ondata = (error, chunk, final) => {
-      if (error) refuse(`"${path}" could not be inflated (${error.message})`);
+      if (error) {
+        refuse(
+          { code: "unreadable", format: "zip", detail: `${path}: ${error.message}` },
+          `"${path}" could not be inflated (${error.message})`,
+        );
+      }
       size += chunk.byteLength;
       budget.grow(path, size, chunk.byteLength);
       entry.chunks.push(chunk);
@@ -106,7 +127,11 @@ function unzip(bytes: Uint8Array): Bundle {
     }
   } catch (error) {
     if (error instanceof Invalid) throw error;
-    refuse(`it is not a readable zip archive (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    refuse(
+      { code: "unreadable", format: "zip", detail },
+      `it is not a readable zip archive (${detail})`,
+    );
   }
   return bundle;
 }
@@ -129,9 +154,16 @@ function gunzipBounded(bytes: Uint8Array): Uint8Array {
     return gunzipSync(bytes, { maxOutputLength: limit });
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
-      refuse(`its files are larger than ${BUNDLE_LIMITS.totalMax} bytes unpacked`);
+      refuse(
+        { code: "total_too_large", max: BUNDLE_LIMITS.totalMax },
+        `its files are larger than ${BUNDLE_LIMITS.totalMax} bytes unpacked`,
+      );
     }
-    refuse(`it is not a readable gzip file (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    refuse(
+      { code: "unreadable", format: "gzip", detail },
+      `it is not a readable gzip file (${detail})`,
+    );
   }
 }
 
@@ -152,7 +184,10 @@ async function untar(tar: Uint8Array): Promise<Bundle> {
           return;
         }
         if (header.type !== "file" && header.type !== "contiguous-file") {
-          refuse(`"${header.name}" is a ${header.type}; only plain files and folders are allowed`);
+          refuse(
+            { code: "not_plain_file", path: header.name, type: String(header.type) },
+            `"${header.name}" is a ${header.type}; only plain files and folders are allowed`,
+          );
         }
         const path = safePath(header.name);
         budget.grow(path, header.size ?? 0, 0);
@@ -189,7 +224,11 @@ async function untar(tar: Uint8Array): Promise<Bundle> {
     await done;
   } catch (error) {
     if (error instanceof Invalid) throw error;
-    refuse(`it is not a readable tar archive (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    refuse(
+      { code: "unreadable", format: "tar", detail },
+      `it is not a readable tar archive (${detail})`,
+    );
   }
   return bundle;
 }

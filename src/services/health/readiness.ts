@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { migrationState } from "../../db/migrations-state.ts";
 import type { ServiceContext } from "../context.ts";
-import { LATEX_HOWTO, latexAvailable } from "../files/index.ts";
+import { LATEX_HOWTO } from "../files/index.ts";
 import { CROSS_LINGUAL_HOWTO } from "../search/index.ts";
 
 type CheckStatus = "ok" | "failing" | "draining" | "starting" | "not_configured" | "unknown";
@@ -145,8 +145,13 @@ export async function checkReadiness(
     rate_limits: rateLimits,
     embeddings,
     cross_lingual: crossLingual,
-    latex_sources: (latexAvailable()
-      ? { status: "ok", critical: false, converter: "latexml" }
+    latex_sources: (ctx.latex
+      ? {
+          status: "ok",
+          critical: false,
+          converter: "latexml",
+          timeout_seconds: ctx.latex.timeoutSeconds,
+        }
       : {
           status: "not_configured",
           critical: false,

@@ -7,6 +7,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { IDEMPOTENCY_TTL_SECONDS } from "../contributions/index.ts";
 import { CLIENT_METADATA_LIMITS, LIFETIMES } from "../oauth/index.ts";
 import { SESSIONS_PER_OWNER } from "../owners/index.ts";
+import { SUBSCRIPTION_GRACE_SECONDS, SUBSCRIPTIONS_PER_AGENT } from "../subscriptions/index.ts";
 
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
@@ -224,6 +225,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     prunable: (now) => [
       sql`notification_digests.claimed_at < ${at(now, RETENTION.digestClaimSeconds)}`,
     ],
+  },
+  {
+    store: "resource_subscriptions",
+    bound: `at most ${SUBSCRIPTIONS_PER_AGENT} live MCP resource subscriptions per agent (a subscribe past it is refused); a subscription is renewed only while its session's event stream is open`,
+    retention: `until expired: ${SUBSCRIPTION_GRACE_SECONDS / 60} minutes after its session's event stream was last open (or after the subscribe, when none opened)`,
+    prunable: (now) => [sql`resource_subscriptions.expires_at <= ${at(now)}`],
   },
   {
     store: "reports",

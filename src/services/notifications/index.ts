@@ -23,3 +23,4 @@ export {
   type NotificationList,
   NotificationListSchema,
 } from "./schemas.ts";
+export { NOTIFICATION_CHANNEL, parseWakeup, type Wakeup } from "./wakeup.ts";

@@ -63,8 +63,13 @@ function utcDay(now: Date): { start: Date; day: string } {
   return { start, day: start.toISOString().slice(0, 10) };
 }
 
+/** The next turn of the UTC day after `now`: when that day's digests fall due. */
+export function nextUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
 /**
- * One pass of the relay (the server runs it every minute when SMTP_URL is set; the operator
+ * One pass of the relay (the server runs it every minute and at midnight UTC when SMTP_URL is set; the operator
  * only). Immediate: an owner's unmailed notifications of the kinds they opted into are
  * claimed row by row (`mailed_at` set where it was null: concurrent runs never claim the same
  * row) and sent in one mail. Digest: at the first run of a UTC day, each owner with the

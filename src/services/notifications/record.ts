@@ -5,6 +5,7 @@ import { agents, notifications, owners, papers, paperVersions } from "../../db/s
 import { newId } from "../ids.ts";
 import type { NotificationDetails } from "./render.ts";
 import type { NotificationKind } from "./schemas.ts";
+import { sendWakeup } from "./wakeup.ts";
 
 export interface NotificationEvent {
   kind: NotificationKind;
@@ -47,6 +48,8 @@ type Recipient = { agentId: string } | { ownerId: string };
  * agent: that agent and its owner; an owner: that owner); never the actor, nor, when an
  * agent acts, its own owner. A row's key is (recipient, kind, subject): recording the same
  * event again — a retried delivery — adds nothing, so every event shows once per recipient.
+ * With the rows goes the wake-up (a NOTIFY, delivered at commit) naming the paper and the
+ * agents that gained a row, on which MCP resource subscriptions on any instance are told.
  */
 export async function recordEvent(tx: Db, event: NotificationEvent): Promise<void> {
   const paper = event.paperId ? await loadPaper(tx, event.paperId) : null;
@@ -83,7 +86,10 @@ export async function recordEvent(tx: Db, event: NotificationEvent): Promise<voi
     seen.add(id);
     return true;
   });
-  if (chosen.length === 0) return;
+  if (chosen.length === 0) {
+    await sendWakeup(tx, { paperId: event.paperId, agentIds: [] });
+    return;
+  }
 
   const details: NotificationDetails = {
     paper_title: paper?.title ?? null,
@@ -96,7 +102,7 @@ export async function recordEvent(tx: Db, event: NotificationEvent): Promise<voi
     ...(event.action ? { action: event.action } : {}),
     ...(targetAgent && event.kind === "moderation" ? { agent_name: targetAgent.name } : {}),
   };
-  await tx
+  const inserted = await tx
     .insert(notifications)
     .values(
       chosen.map((r) => {
@@ -120,7 +126,12 @@ export async function recordEvent(tx: Db, event: NotificationEvent): Promise<voi
     )
     .onConflictDoNothing({
       target: [notifications.recipient, notifications.kind, notifications.subjectId],
-    });
+    })
+    .returning({ agentId: notifications.recipientAgentId });
+  await sendWakeup(tx, {
+    paperId: event.paperId,
+    agentIds: inserted.flatMap((row) => (row.agentId ? [row.agentId] : [])),
+  });
 }
 
 async function loadPaper(tx: Db, paperId: string) {

@@ -199,7 +199,7 @@ export interface SpanRows {
   paper: { status: PaperStatus; ownerId: string | null; current: number };
   chunks: {
     chunkIndex: number;
-    field: "title" | "abstract" | "body";
+    field: "title" | "abstract" | "body" | "caption";
     section: string | null;
     start: number;
     end: number;
@@ -217,7 +217,7 @@ export async function selectSpans(
     owner_id: string | null;
     current_version: number;
     chunk_index: number | null;
-    field: "title" | "abstract" | "body";
+    field: "title" | "abstract" | "body" | "caption";
     section: string | null;
     start: number;
     end: number;

@@ -4,15 +4,11 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
-import {
-  FilesFull,
-  type PreparedSource,
-  prepareSource,
-  type SavedConversions,
-} from "../files/index.ts";
+import { FilesFull, type SavedConversions } from "../files/index.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
+import { type FieldsFromSource, fieldsFromSource } from "./source.ts";
 
 const ImportRecordSchema = z.strictObject({
   /** With a `source` LaTeX bundle, title and abstract default to its \\title and abstract. */
@@ -139,25 +135,19 @@ async function importLine(
     };
   }
   const record = parsed.data;
-  let source: { prepared: PreparedSource; sha256: string } | null = null;
+  let source: FieldsFromSource | null = null;
   if (record.source) {
-    if (record.body !== undefined) {
-      return {
-        line,
-        outcome: "invalid",
-        messages: ["body: give either a body or a source, not both"],
-      };
-    }
     if (!options.readSource) {
       return { line, outcome: "invalid", messages: ["source: this import cannot read files"] };
     }
     try {
       const bytes = await options.readSource(record.source);
-      const prepared = await prepareSource(bytes, {
-        main: record.main,
-        saved: options.savedConversions,
-      });
-      source = { prepared, sha256: createHash("sha256").update(bytes).digest("hex") };
+      source = await fieldsFromSource(
+        ctx,
+        record,
+        { bytes, main: record.main },
+        { saved: options.savedConversions },
+      );
     } catch (error) {
       if (error instanceof Invalid && error.issues.length > 0) {
         const messages = error.issues.map((issue) => `${issue.name}: ${issue.message}`);
@@ -200,10 +190,10 @@ async function importLine(
       };
   }
   const input = {
-    title: record.title ?? source?.prepared.title ?? "",
-    abstract: record.abstract ?? source?.prepared.abstract ?? "",
-    body: source ? source.prepared.body : (record.body ?? ""),
-    ...(source ? { files: source.prepared.files } : {}),
+    title: source ? source.title : (record.title ?? ""),
+    abstract: source ? source.abstract : (record.abstract ?? ""),
+    body: source ? source.body : (record.body ?? ""),
+    ...(source ? { files: source.files } : {}),
     ai_model: record.ai_model,
     license: record.license,
     keywords: record.keywords,

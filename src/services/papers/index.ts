@@ -42,6 +42,7 @@ export {
   ScoreMeansSchema,
 } from "./schemas.ts";
 export { seedSamplePapers } from "./seed.ts";
+export type { SourceUpload } from "./source.ts";
 export { getPaperSpans } from "./spans.ts";
 export {
   type SubjectCount,

@@ -11,10 +11,10 @@ import {
   screeningResults,
 } from "../../db/schema/index.ts";
 import { withTransaction } from "../../db/sql.ts";
-import { chunkPaper, chunkRow } from "../chunks/index.ts";
+import { chunkRow, chunkVersion } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Conflict, type FieldIssue, Forbidden, Invalid, NotFound, Unavailable } from "../errors.ts";
-import { type PreparedFile, storeVersionFiles } from "../files/index.ts";
+import { keepVersionFiles, type PreparedFile, storeVersionFiles } from "../files/index.ts";
 import { formatPaperId, newId, paperIdMonth, parsePaperRef } from "../ids.ts";
 import { recordEvent } from "../notifications/index.ts";
 import type { ReasonParams, SystemReasonParams } from "../screening/index.ts";
@@ -68,6 +68,11 @@ export interface PublishInput extends ScreeningInput {
    * (prepareSource); stored in the same transaction as the version.
    */
   files?: readonly PreparedFile[];
+  /**
+   * A new version without `files`: keep the figures and supplementary files of the version
+   * it follows (a revision typed in the form still shows them).
+   */
+  keepFiles?: boolean;
 }
 
 export type PublishResult =
@@ -229,10 +234,14 @@ export async function publishVersion(
         });
       }
     }
-    await storeVersionFiles(db, { paperId, version }, input.files ?? [], now, {
-      maxBytes: ctx.settings.filesMaxBytes,
-    });
-    const spans = chunkPaper(input, { maxChars: ctx.settings.chunkMaxChars });
+    if (input.files) {
+      await storeVersionFiles(db, { paperId, version }, input.files, now, {
+        maxBytes: ctx.settings.filesMaxBytes,
+      });
+    } else if (input.keepFiles && version > 1) {
+      await keepVersionFiles(db, { paperId, version: version - 1 }, { version });
+    }
+    const spans = await chunkVersion(input, { maxChars: ctx.settings.chunkMaxChars });
     if (spans.length > 0) {
       await db.insert(chunks).values(spans.map((c) => chunkRow(paperId, version, c)));
     }

@@ -109,6 +109,7 @@ describe("relatedPapers", () => {
           "ai_model",
           "counts",
           "id",
+          "language",
           "published_at",
           "score",
           "subjects",
@@ -119,6 +120,7 @@ describe("relatedPapers", () => {
         ].sort(),
       );
       expect(r.ai_label).toBe("AI-generated");
+      expect(r.language).toBe("en");
     }
   });
 

@@ -1,13 +1,14 @@
 /** @module relatedPapers: other visible papers whose text is closest to one paper's. */
 import { and, eq, inArray } from "drizzle-orm";
-import { papers } from "../../db/schema/index.ts";
+import { papers, paperVersions } from "../../db/schema/index.ts";
 import { publicReadDb, type ServiceContext } from "../context.ts";
 import { parsePaperRef } from "../ids.ts";
 import { rankRelated } from "../search/index.ts";
 import { parseInput } from "../validation.ts";
+import { isCurrentVersion } from "./current-version.ts";
 import { paperNotFound } from "./get.ts";
 import { RelatedInputSchema, type RelatedPapers } from "./schemas.ts";
-import { selectSummaries, toListItem } from "./summary.ts";
+import { summaryColumns, toListItem } from "./summary.ts";
 import { canSeePaper } from "./visibility.ts";
 
 export interface RelatedPapersInput {
@@ -49,20 +50,24 @@ export async function relatedPapers(
   const rows =
     hits.length === 0
       ? []
-      : await selectSummaries(db).where(
-          and(
-            inArray(
-              papers.id,
-              hits.map((h) => h.paperId),
+      : await db
+          .select({ ...summaryColumns, language: paperVersions.language })
+          .from(papers)
+          .innerJoin(paperVersions, isCurrentVersion)
+          .where(
+            and(
+              inArray(
+                papers.id,
+                hits.map((h) => h.paperId),
+              ),
+              eq(papers.status, "published"),
             ),
-            eq(papers.status, "published"),
-          ),
-        );
+          );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const related: RelatedPapers["related"] = [];
   for (const hit of hits) {
     const row = byId.get(hit.paperId);
-    if (row) related.push({ ...toListItem(row), score: hit.score });
+    if (row) related.push({ ...toListItem(row), language: row.language, score: hit.score });
   }
   return { paper_id: ref.id, version, related };
 }

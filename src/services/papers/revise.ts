@@ -2,10 +2,16 @@
 import type { ServiceContext } from "../context.ts";
 import { checkAddresses } from "./addresses.ts";
 import { publishVersion } from "./publish.ts";
-import { checkSubmission, type SubmissionFields } from "./submission.ts";
-import { authorizeOwner, type SubmissionResult, submissionFields } from "./submit.ts";
+import { checkSubmission } from "./submission.ts";
+import {
+  authorizeOwner,
+  type SubmissionResult,
+  type SubmitPaperInput,
+  submissionFields,
+  withSource,
+} from "./submit.ts";
 
-export interface RevisePaperInput extends SubmissionFields {
+export interface RevisePaperInput extends SubmitPaperInput {
   /** `YYMM.NNNNN` (a `vN` suffix is ignored: a new version always follows the current one). */
   paperId: string;
   /** What changed since the previous version; required, 1–2000 characters. */
@@ -22,6 +28,9 @@ export interface RevisePaperInput extends SubmissionFields {
  * (`Unavailable`), so a published paper never disappears behind a pending version.
  * `addresses` is checked before screening (a 400 costs no screening) and again when the
  * version is stored: each must be a visible review of an earlier version of this paper.
+ * With a source bundle the version has the bundle's files; without one it keeps the
+ * figures and supplementary files of the version it follows (its text still shows them),
+ * though not a LaTeX source it no longer comes from.
  */
 export async function revisePaper(
   ctx: ServiceContext,
@@ -29,12 +38,14 @@ export async function revisePaper(
 ): Promise<SubmissionResult> {
   const paperId = input.paperId.replace(/v\d+$/, "");
   await authorizeOwner(ctx, paperId);
-  checkSubmission(input, { changelogRequired: true });
+  const { fields, files } = await withSource(ctx, input);
+  checkSubmission(fields, { changelogRequired: true });
   const addresses = input.addresses?.length
     ? await checkAddresses(ctx.db, paperId, input.addresses, null)
     : [];
   return (await publishVersion(ctx, {
-    ...submissionFields(input),
+    ...submissionFields(fields),
+    ...(files ? { files } : { keepFiles: true }),
     paperId,
     changelog: input.changelog,
     addresses,

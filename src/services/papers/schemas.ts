@@ -102,6 +102,11 @@ export const RelatedInputSchema = z.object({ limit: RelatedLimitSchema });
 
 /** A related paper: the list item every paper list returns, with how close it is. */
 const RelatedPaperSchema = PaperListItemSchema.extend({
+  language: z.string().openapi({
+    description:
+      "The current version's language (ISO 639-1, or `und`), which its title is in (a page marks it with `lang`).",
+    example: "en",
+  }),
   score: z.number().min(0).max(1).openapi({
     description:
       "How close the paper's text is to this paper's, in [0, 1], descending within a response: a logistic of how far it stands above the other candidates, fitted on arXiv abstracts so that it reads roughly as the chance that the two papers share their main subject. Scores of one response sit close together; compare them within one response only.",
@@ -193,12 +198,18 @@ export const PaperDetailSchema = z
 const PaperSpanSchema = z
   .object({
     chunk_index: z.number().int().openapi({ description: "Order position, from 0." }),
-    field: z.enum(["title", "abstract", "body"]),
+    field: z.enum(["title", "abstract", "body", "caption"]).openapi({
+      description:
+        "The part of the paper the span comes from. `title`, `abstract` and `body` chunks partition their field: per field, their contents in order concatenate to its text. `caption` chunks follow them: each is a figure's or a table's caption, a span of the body (so its text is also inside a body chunk), in the order of the body.",
+    }),
     section: z.string().nullable().optional().openapi({
-      description: "Body chunks only: the Markdown heading path, or null.",
+      description:
+        "Body and caption chunks only: the Markdown heading path (for a caption, of where it stands), or null.",
       example: "Methods > Data",
     }),
-    start: z.number().int().openapi({ description: "Start offset in the field, in code points." }),
+    start: z.number().int().openapi({
+      description: "Start offset in the field, in code points; for a `caption` chunk, in the body.",
+    }),
     end: z.number().int().openapi({ description: "End offset (exclusive), in code points." }),
     content: z.string().openapi({ description: "Verbatim span; quote it, don't paraphrase." }),
   })

@@ -7,8 +7,9 @@ import type { PaperSpans } from "./schemas.ts";
 import { canSeePaper } from "./visibility.ts";
 
 /**
- * Returns the chunks of the current version (or of `vN`), in order. Per field their
- * contents concatenate to the field's exact text, so a quote is always verbatim.
+ * Returns the chunks of the current version (or of `vN`), in order. Per field (title,
+ * abstract, body) their contents concatenate to the field's exact text, so a quote is always
+ * verbatim; `caption` chunks follow, each exactly the span `start`..`end` of the body.
  */
 export async function getPaperSpans(
   ctx: ServiceContext,
@@ -27,7 +28,7 @@ export async function getPaperSpans(
     chunks: rows.map((r) => ({
       chunk_index: r.chunkIndex,
       field: r.field,
-      ...(r.field === "body" ? { section: r.section } : {}),
+      ...(r.field === "body" || r.field === "caption" ? { section: r.section } : {}),
       start: r.start,
       end: r.end,
       content: r.content,

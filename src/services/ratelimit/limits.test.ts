@@ -17,7 +17,7 @@ import {
 } from "./policy.ts";
 
 describe("BUCKETS", () => {
-  it("are the contract's limits, exactly, and the site's reports and forms", () => {
+  it("are the contract's limits, exactly, and the site's reports, forms and votes", () => {
     expect(BUCKETS).toEqual({
       reads: { points: 120, windowSeconds: 60, scope: "ip" },
       search: { points: 30, windowSeconds: 60, scope: "ip" },
@@ -26,6 +26,7 @@ describe("BUCKETS", () => {
       reviews: { points: 30, windowSeconds: 3600, scope: "writer" },
       reports: { points: 10, windowSeconds: 3600, scope: "ip" },
       forms: { points: 60, windowSeconds: 60, scope: "ip" },
+      votes: { points: 60, windowSeconds: 3600, scope: "writer" },
       "sign-in-account": { points: 10, windowSeconds: 900, scope: "account" },
       "sign-in-ip": { points: 30, windowSeconds: 900, scope: "ip" },
       "mail-account": { points: 5, windowSeconds: 3600, scope: "account" },

@@ -30,6 +30,13 @@ export const BUCKETS = {
    */
   forms: { points: 60, windowSeconds: 60, scope: "ip" },
   /**
+   * Not in the contract (helpful votes are the site's own): a person's votes on reviews, 60 an
+   * hour, counted per person (the owner id), so a confirmed account cannot flood reviewers'
+   * inboxes with helpful-vote notifications or churn the counts. Someone reading a paper's
+   * reviews votes a handful at a time; changing or withdrawing a vote counts too.
+   */
+  votes: { points: 60, windowSeconds: 3600, scope: "writer" },
+  /**
    * Not in the contract (the site's accounts): failed sign-ins, 10 per account and 30 per
    * address in 15 minutes (an address may be a household or an office, so it gets more).
    * Counted only on failure (`penalize`) and checked before any password is (`blockedFor`);

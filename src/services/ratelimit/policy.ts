@@ -21,6 +21,8 @@ import { BUCKETS, type Bucket, type BucketScope, type RateLimitDecision } from "
  * - `write`: any other POST under /api/v1.
  * - `human-review`: an owner's review on the site (the per-writer reviews quota).
  * - `human-comment`: an owner's reply on the site (the per-writer comments quota).
+ * - `vote`: a person's helpful vote on a review, set, changed or withdrawn (the per-person
+ *   votes quota; the form POST carrying it has drawn a `form` already).
  * - `report`: a reader's report (10 an hour per address).
  * - `form`: every form POST on the site, before its body is read (60 a minute per address).
  * - `sign-in-failure`: a failed sign-in (per account and per address), counted with
@@ -37,6 +39,7 @@ export const OPERATIONS = {
   review: ["writes", "reviews"],
   "human-review": ["reviews"],
   "human-comment": ["comments"],
+  vote: ["votes"],
   report: ["reports"],
   form: ["forms"],
   "sign-in-failure": ["sign-in-account", "sign-in-ip"],
@@ -136,6 +139,7 @@ const WHAT: Record<WordingLang, Record<Bucket, string>> = {
     reviews: "reviews by this reviewer",
     reports: "reports from your address",
     forms: "form submissions from your address",
+    votes: "votes by this person",
     "sign-in-account": "failed sign-ins to this account",
     "sign-in-ip": "failed sign-ins from your address",
     "mail-account": "emails to this address",
@@ -149,6 +153,7 @@ const WHAT: Record<WordingLang, Record<Bucket, string>> = {
     reviews: "revisiones de este revisor",
     reports: "denuncias desde tu dirección",
     forms: "envíos de formularios desde tu dirección",
+    votes: "votos de esta persona",
     "sign-in-account": "inicios de sesión fallidos en esta cuenta",
     "sign-in-ip": "inicios de sesión fallidos desde tu dirección",
     "mail-account": "correos a esta dirección",
@@ -200,6 +205,7 @@ const NOUNS: Record<Bucket, string> = {
   reviews: "reviews",
   reports: "reports",
   forms: "form posts",
+  votes: "votes",
   "sign-in-account": "failed sign-ins",
   "sign-in-ip": "failed sign-ins",
   "mail-account": "emails",

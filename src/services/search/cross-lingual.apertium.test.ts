@@ -204,6 +204,23 @@ describe("cross-lingual search", () => {
     expect(llmsTxt("http://q.test", false)).toContain("apt install apertium-en-es");
   });
 
+  it("gives every query the start-up grace until the pipeline has answered once, not only the first", async () => {
+    // With a 1 ms budget per query, only the grace lets a query through while the
+    // dictionaries load. A search arriving while warm() is still loading once timed out
+    // behind it (seen in CI under load: the Spanish paper found by "curve" alone).
+    const cold = findApertium({ timeoutMs: 1 });
+    if (!cold) throw new Error("Apertium disappeared");
+    try {
+      const warming = cold.warm();
+      const during = await cold.translate("curve number", "en", "es");
+      await warming;
+      expect(during?.toLowerCase()).toContain("curva");
+      expect(cold.status()).toMatchObject({ status: "ok", consecutive_failures: 0 });
+    } finally {
+      await cold.close();
+    }
+  });
+
   it("is absent when Apertium is not on the PATH", () => {
     expect(findApertium({ path: "/nonexistent" })).toBeNull();
   });

@@ -13,6 +13,7 @@ import { publishVersion } from "../papers/index.ts";
 import { countFeatures } from "./grams.ts";
 import {
   INDEX_FORMAT,
+  indexedTextSql,
   lexemeSequence,
   packPostings,
   rebuildSearchIndex,
@@ -49,7 +50,7 @@ async function expectedIndex() {
         from chunks c
         join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
-        cross join lateral unnest(to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)
+        cross join lateral unnest(to_tsvector(${textConfigSql(sql`pv.language`)}, ${indexedTextSql()})
                                   || to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)) u
         where c.field <> 'title'
         order by 1, 2`,
@@ -63,8 +64,8 @@ async function expectedIndex() {
     title_lexemes: string[];
   }>(
     ctx.db,
-    sql`select c.id::text as id, c.field, c.content, pv.title,
-               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, c.content)`)} as lexemes,
+    sql`select c.id::text as id, c.field, ${indexedTextSql()} as content, pv.title,
+               ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, ${indexedTextSql()})`)} as lexemes,
                ${lexemeSequence(sql`to_tsvector(${textConfigSql(sql`pv.language`)}, pv.title)`)} as title_lexemes
         from chunks c
         join papers p on p.id = c.paper_id and p.status = 'published' and p.current_version = c.version
@@ -403,6 +404,88 @@ describe("the search index follows publication", () => {
       }),
     ).rejects.toThrow("abort");
     expect(await actualIndex()).toEqual(before);
+  });
+});
+
+describe("captions in the index", () => {
+  const body = [
+    "## Results",
+    "Island surveys counted marsupials at dawn (Figure [1](#figure-1)).",
+    "![Figure 1: Quokka density by island.](figures/quokka.png) {#figure-1}",
+    "Table: Table 1: Wombat burrow depths. {#table-1}",
+    "| island | depth |\n| --- | --- |\n| Rottnest | 1.2 |",
+    "",
+  ].join("\n\n");
+
+  async function chunksOf(paperId: string) {
+    return rowsOf<{
+      id: string;
+      chunk_index: number;
+      field: string;
+      start: number;
+      end: number;
+      section: string | null;
+      content: string;
+      indexed: string;
+    }>(
+      ctx.db,
+      sql`select c.id::text as id, c.chunk_index, c.field, c.start, c."end", c.section, c.content,
+                 ${indexedTextSql()} as indexed
+          from chunks c where c.paper_id = ${paperId} order by c.chunk_index`,
+    );
+  }
+
+  async function postingChunks(term: string): Promise<string[]> {
+    const rows = await rowsOf<{ chunk_id: string }>(
+      ctx.db,
+      sql`select chunk_id::text as chunk_id from ${postingsOf(sql`array[${term}]::text[]`)} p`,
+    );
+    return rows.map((r) => r.chunk_id).sort();
+  }
+
+  it("indexes a caption once: as its caption chunk, blanked out of the body chunk around it", async () => {
+    const { paper_id } = await publishPaper(ctx, { body });
+    const rows = await chunksOf(paper_id);
+    const captions = rows.filter((r) => r.field === "caption");
+    expect(captions.map((r) => r.content)).toEqual([
+      "Figure 1: Quokka density by island.",
+      "Table 1: Wombat burrow depths.",
+    ]);
+    expect(await postingChunks("quokka")).toEqual([captions[0]?.id]);
+    expect(await postingChunks("wombat")).toEqual([captions[1]?.id]);
+    // The body chunk keeps its words and its length; only the captions' code points are spaces.
+    for (const chunk of rows.filter((r) => r.field === "body")) {
+      const points = [...chunk.content];
+      for (const caption of captions) {
+        for (
+          let i = Math.max(caption.start, chunk.start);
+          i < Math.min(caption.end, chunk.end);
+          i++
+        ) {
+          points[i - chunk.start] = " ";
+        }
+      }
+      expect(chunk.indexed).toBe(points.join(""));
+    }
+    for (const chunk of rows.filter((r) => r.field !== "body")) {
+      expect(chunk.indexed).toBe(chunk.content);
+    }
+    expect((await postingChunks("marsupi")).length).toBe(1);
+    await expectConsistent();
+  });
+
+  it("a rebuild adds the caption chunks of versions stored before captions were chunks", async () => {
+    const { paper_id } = await publishPaper(ctx, { body });
+    const before = (await chunksOf(paper_id)).map(({ id: _, ...rest }) => rest);
+    await ctx.db.execute(
+      sql`delete from chunks where paper_id = ${paper_id} and field = 'caption'`,
+    );
+    const built = await rebuildSearchIndex(ctx);
+    expect(built.captions).toBe(2);
+    expect((await chunksOf(paper_id)).map(({ id: _, ...rest }) => rest)).toEqual(before);
+    await expectConsistent();
+    expect((await rebuildSearchIndex(ctx)).captions).toBe(0);
+    await expectConsistent();
   });
 });
 

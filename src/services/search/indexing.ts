@@ -9,11 +9,15 @@ import {
   setMeta,
   withTransaction,
 } from "../../db/sql.ts";
+import { addMissingCaptionChunks } from "../chunks/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { FeatureBag, FeatureCounter, storedVector } from "./grams.ts";
 
-/** Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild. */
-export const INDEX_FORMAT = "quire-search/8";
+/**
+ * Bumped whenever what is stored per chunk changes; a mismatch at start-up triggers a rebuild.
+ * 9: caption chunks are indexed, and blanked out of the body chunks that hold them.
+ */
+export const INDEX_FORMAT = "quire-search/9";
 
 /** PostgreSQL text search configurations chunks and queries are analysed with. */
 export type TextConfig = "english" | "spanish" | "simple";
@@ -95,6 +99,26 @@ interface ChunkFeatures {
 /** Per-feature document frequencies a rebuild adds up in memory and writes once at the end. */
 type Frequencies = FeatureCounter;
 
+/**
+ * SQL: the text the index analyses for the chunk `c` (highlights and embeddings too): its
+ * content, except that in a body chunk the version's captions are blanked out, each code point
+ * a space (`quire_masked`, migration 0019). A caption is both in its body chunk and in its own
+ * `caption` chunk; it is indexed once, as the caption, so its words count once in BM25's
+ * statistics and a query for them finds the caption rather than the paragraph around it too.
+ * The blanked text has the content's length, so offsets into it are offsets into the quote.
+ */
+export function indexedTextSql(c = sql`c`): SQL {
+  return sql`case when ${c}.field <> 'body' then ${c}.content else coalesce(
+      (select quire_masked(${c}.content,
+                array_agg(greatest(k.start, ${c}.start) - ${c}.start order by k.start),
+                array_agg(least(k."end", ${c}."end") - ${c}.start order by k.start))
+       from chunks k
+       where k.paper_id = ${c}.paper_id and k.version = ${c}.version and k.field = 'caption'
+         and k.start < ${c}."end" and k."end" > ${c}.start
+       having count(*) > 0),
+      ${c}.content) end`;
+}
+
 /** SQL: a tsvector's lexemes in text order, a lexeme once per position it holds. */
 export function lexemeSequence(tsv: SQL) {
   return sql`array(select u.lexeme from unnest(${tsv}) u, unnest(u.positions) pos order by pos, u.lexeme)`;
@@ -168,12 +192,16 @@ export interface RebuildProgress {
   papers: number;
   total: number;
   chunks: number;
+  /** Caption chunks added first to versions stored before captions were chunks. */
+  captions: number;
 }
 
 /**
  * Rebuilds the whole lexical index from the papers table, in one transaction: readers
  * keep seeing the old index until the new one commits. Used when the index format changes
- * (start-up) and by `quire reindex`. Papers are indexed in set-based batches.
+ * (start-up) and by `quire reindex`. Papers are indexed in set-based batches. First, versions
+ * stored before captions were chunks get their caption chunks (`addMissingCaptionChunks`), so
+ * an upgraded archive's captions are searchable after its first start or reindex.
  */
 export async function rebuildSearchIndex(
   ctx: ServiceContext,
@@ -181,6 +209,7 @@ export async function rebuildSearchIndex(
 ): Promise<RebuildProgress> {
   const batchSize = options.batch ?? 500;
   return withTransaction(ctx.db, async (db) => {
+    const captions = await addMissingCaptionChunks(db, { maxChars: ctx.settings.chunkMaxChars });
     await db.execute(
       sql`truncate search_postings, search_blocks, search_chunks, search_stats, search_terms, search_grams`,
     );
@@ -188,7 +217,12 @@ export async function rebuildSearchIndex(
       db,
       sql`select id, current_version as version from papers where status = 'published' order by id`,
     );
-    const progress: RebuildProgress = { papers: 0, total: published.length, chunks: 0 };
+    const progress: RebuildProgress = {
+      papers: 0,
+      total: published.length,
+      chunks: 0,
+      captions: captions.chunks,
+    };
     const frequencies: Frequencies = new FeatureCounter();
     const postings = new BlockBuilder();
     // Pipelined on the transaction's one connection: while Node computes one batch's
@@ -507,8 +541,9 @@ export async function packPostings(db: Db): Promise<boolean> {
 }
 
 /**
- * What the index stores for the abstract and body chunks matching `where` (over chunks `c`
- * and their paper version `pv`), each with its paper's title added. Lexemes come from
+ * What the index stores for the abstract, body and caption chunks matching `where` (over
+ * chunks `c` and their paper version `pv`), each with its paper's title added, a body chunk
+ * with its captions blanked out (`indexedTextSql`). Lexemes come from
  * PostgreSQL's text search configuration for the paper's language (`textConfigSql`), so
  * BM25 sees exactly what it produces, in text order (a lexeme once per position: its term
  * frequency is its count); the sparse features are computed here. Chunks and their paper
@@ -518,7 +553,7 @@ async function chunkFeatures(db: Db, where: SQL): Promise<ChunkFeatures[]> {
   return (await featureRows(db, where)).map(toFeatures);
 }
 
-/** What `chunkFeatures` reads: a chunk's text, title and their lexemes, in text order. */
+/** What `chunkFeatures` reads: a chunk's indexed text, title and their lexemes, in text order. */
 interface FeatureRow {
   id: string | number;
   paper_id: string;
@@ -535,11 +570,12 @@ function featureRows(db: Db, where: SQL): Promise<FeatureRow[]> {
   const config = textConfigSql(sql`pv.language`);
   return rowsOf<FeatureRow>(
     db,
-    sql`select c.id::int8 as id, c.paper_id, c.version, c.content, pv.title, pv.language,
-               ${lexemeSequence(sql`to_tsvector(${config}, c.content)`)} as lexemes,
+    sql`select c.id::int8 as id, c.paper_id, c.version, t.text as content, pv.title, pv.language,
+               ${lexemeSequence(sql`to_tsvector(${config}, t.text)`)} as lexemes,
                ${lexemeSequence(sql`to_tsvector(${config}, pv.title)`)} as title_lexemes
         from chunks c
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
+        cross join lateral (select ${indexedTextSql()} as text) t
         where c.field <> 'title' and ${where}`,
   );
 }
@@ -591,8 +627,8 @@ function featureCounts(chunks: readonly ChunkFeatures[], into?: Frequencies): Fr
 }
 
 /**
- * Indexes the abstract and body chunks of the given paper versions, each with its paper's
- * title added (a chunk is found by what its paper is about). The title chunk itself is not
+ * Indexes the abstract, body and caption chunks of the given paper versions, each with its
+ * paper's title added (a chunk is found by what its paper is about). The title chunk itself is not
  * indexed: its words are in every other chunk already, and as a separate, very short
  * document it skews BM25's average length and wins the sparse channel's cosine on title
  * words alone (SciFact test nDCG@10, hybrid: 0.693 with title chunks, 0.717 without).

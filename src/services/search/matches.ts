@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pgArray, readInParts, rowsOf } from "../../db/sql.ts";
-import { type TextConfig, textConfigSql } from "./indexing.ts";
+import { indexedTextSql, type TextConfig, textConfigSql } from "./indexing.ts";
 import { bm25Idf, postingAt } from "./lexical.ts";
 
 /** One analysis of one wording of the query: its distinct lexemes under one configuration. */
@@ -52,9 +52,10 @@ const STOP = "\u0002";
 
 /**
  * Highlights and coverage for the given chunks. Highlights come from PostgreSQL's
- * `ts_headline` over the chunk's own text with its paper's configuration, so a word is
- * marked exactly when the index would match it ("curvas" for "curva", "measured" for
- * "measure"); offsets are code points, like the chunks' `start`/`end`. If the marked text
+ * `ts_headline` over the text the index analysed for the chunk (`indexedTextSql`: a body
+ * chunk's captions blanked out, its length unchanged) with its paper's configuration, so a
+ * word is marked exactly when the index would match it ("curvas" for "curva", "measured" for
+ * "measure"); offsets are code points, like the chunks' `start`/`end`, and hold in the quote. If the marked text
  * is not the quote plus markers (a quote that holds the marker characters), that chunk gets
  * no highlights rather than wrong ones.
  */
@@ -77,14 +78,15 @@ export async function matchChunks(
           select string_agg(plainto_tsquery('simple', l)::text, ' | ')::tsquery as tsq
           from unnest(${pgArray(lexemes, "text")}) l
         )
-        select c.id::int8 as id, c.content,
+        select c.id::int8 as id, x.text as content,
                array(select t from unnest(${pgArray(lexemes, "text")}) as t
                      where exists ${postingAt(sql`t`, sql`c.id`)}) as terms,
-               ts_headline(${textConfigSql(sql`pv.language`)}, c.content, q.tsq,
+               ts_headline(${textConfigSql(sql`pv.language`)}, x.text, q.tsq,
                            ${`HighlightAll=true, StartSel="${START}", StopSel="${STOP}"`}) as marked
         from chunks c
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
         cross join q
+        cross join lateral (select ${indexedTextSql()} as text) x
         where c.id = any(${pgArray([...part], "int8")})`,
     );
   const rows = await readInParts(db, chunkIds, mark);

@@ -80,10 +80,20 @@ export const SearchInputSchema = z.object({
   group: SearchGroupSchema,
 });
 
+/** The language of a result's paper version, for a client to mark its title and quote. */
+const LanguageSchema = z.string().openapi({
+  description:
+    "The paper version's language as the screener detected it: ISO 639-1, or `und`. The title and `quote` are in it (a page marks them with `lang`).",
+  example: "en",
+});
+
 const SearchResultSchema = z
   .object({
     paper_id: z.string(),
-    field: z.enum(["title", "abstract", "body"]),
+    field: z.enum(["title", "abstract", "body", "caption"]).openapi({
+      description:
+        "The part of the paper the passage comes from; `caption` is a figure's or a table's caption (a span of the body, which search finds as itself rather than inside its paragraph).",
+    }),
     quote: z.string().openapi({ description: "A chunk's content, verbatim." }),
     score: z.number().min(0).max(1).openapi({
       description:
@@ -91,6 +101,7 @@ const SearchResultSchema = z
     }),
     chunk_index: z.number().int(),
     title: z.string(),
+    language: LanguageSchema,
     version: z.number().int(),
     highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).openapi({
       description:
@@ -115,6 +126,7 @@ const SearchPaperSchema = z
   .object({
     paper_id: z.string(),
     title: z.string(),
+    language: LanguageSchema,
     version: z.number().int(),
     score: z.number().min(0).max(1).openapi({ description: "Its best passage's score." }),
     match: z.enum(["close", "weak"]).openapi({ description: "Its best passage's match." }),

@@ -99,11 +99,13 @@ describe("searchChunks", () => {
       expect(r.version).toBe(context.version);
       const title = Object.entries(ids).find(([, id]) => id === r.paper_id)?.[0];
       expect(r.title).toBe(CORPUS[title!]!.title);
+      expect(r.language).toBe("en");
       expect(Object.keys(r).sort()).toEqual(
         [
           "chunk_index",
           "field",
           "highlights",
+          "language",
           "match",
           "paper_id",
           "quote",

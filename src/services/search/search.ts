@@ -282,6 +282,7 @@ export async function searchPapers(
     papers.set(r.paper_id, {
       paper_id: r.paper_id,
       title: r.title,
+      language: r.language,
       version: r.version,
       score: r.score,
       match: r.match,
@@ -685,9 +686,11 @@ async function displayRows(db: Db, ids: number[]): Promise<Map<number, Shown>> {
     field: SearchResult["field"];
     content: string;
     title: string;
+    language: string;
   }>(
     db,
-    sql`select c.id::int8 as id, c.paper_id, c.version, c.chunk_index, c.field, c.content, pv.title
+    sql`select c.id::int8 as id, c.paper_id, c.version, c.chunk_index, c.field, c.content, pv.title,
+               pv.language
         from chunks c
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
         where c.id = any(${pgArray(ids, "int8")})`,
@@ -701,6 +704,7 @@ async function displayRows(db: Db, ids: number[]): Promise<Map<number, Shown>> {
         quote: r.content,
         chunk_index: Number(r.chunk_index),
         title: r.title,
+        language: r.language,
         version: Number(r.version),
       },
     ]),

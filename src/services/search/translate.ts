@@ -245,6 +245,8 @@ class Pipeline {
   private pending: Pending[] = [];
   private buffer = "";
   private closed = false;
+  /** Whether the running process has answered once (its dictionaries are loaded). */
+  private answered = false;
   private command: string | undefined;
 
   /** `script` gives the pipeline's shell command; it is asked once, at the first start. */
@@ -256,8 +258,10 @@ class Pipeline {
 
   translate(text: string): Promise<string> {
     if (this.closed) return Promise.reject(new Error("translator closed"));
-    // A fresh pipeline loads its dictionaries first (about a second, more on a busy host).
-    const allowed = this.timeoutMs + (this.child ? 0 : START_GRACE_MS);
+    // A fresh pipeline loads its dictionaries first (about a second, more on a busy host):
+    // every query until its first answer gets the grace, not only the one that starts it (a
+    // search arriving while warm() is loading would otherwise time out behind it).
+    const allowed = this.timeoutMs + (this.child && this.answered ? 0 : START_GRACE_MS);
     const child = this.child ?? this.start();
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.fail(new Error("translation timed out")), allowed);
@@ -273,6 +277,7 @@ class Pipeline {
       stdio: ["pipe", "pipe", "ignore"],
     });
     this.child = child;
+    this.answered = false;
     this.buffer = "";
     child.stdout?.setEncoding("utf8");
     child.stdout?.on("data", (data: string) => {
@@ -282,6 +287,7 @@ class Pipeline {
         const answer = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end + 1);
         const next = this.pending.shift();
+        this.answered = true;
         if (next) {
           clearTimeout(next.timer);
           next.resolve(answer);

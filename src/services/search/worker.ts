@@ -5,7 +5,7 @@ import { getMeta, pgArray, rowsOf, setMeta, withTransaction } from "../../db/sql
 import type { ServiceContext } from "../context.ts";
 import { ensureHnswIndex, vectorLiteral } from "./dense.ts";
 import { type Embedder, EmbedderError } from "./embedder.ts";
-import { enqueueEmbeddings } from "./indexing.ts";
+import { enqueueEmbeddings, indexedTextSql } from "./indexing.ts";
 
 /** A claimed item is invisible to other workers this long; a crashed worker's claims expire. */
 const LEASE_SECONDS = 300;
@@ -56,7 +56,7 @@ export async function embedNextBatch(
     title: string;
   }>(
     ctx.db,
-    sql`select s.chunk_id::int8 as chunk_id, c.field, c.content, pv.title
+    sql`select s.chunk_id::int8 as chunk_id, c.field, ${indexedTextSql()} as content, pv.title
         from search_chunks s
         join chunks c on c.id = s.chunk_id
         join paper_versions pv on pv.paper_id = c.paper_id and pv.version = c.version
@@ -143,7 +143,10 @@ async function releaseClaims(db: Db, ids: number[]): Promise<void> {
   );
 }
 
-/** A chunk is embedded with its paper's title for context, as BM25 sees it. */
+/**
+ * A chunk is embedded with its paper's title for context, as BM25 sees it (a body chunk with
+ * its captions blanked out: they are embedded as caption chunks).
+ */
 function embeddingText(t: { field: string; content: string; title: string }): string {
   return t.field === "title" ? t.content : `${t.title}\n\n${t.content}`;
 }

@@ -96,7 +96,8 @@ const DETAIL: PaperDetail = {
     body:
       "## Introduction\n\nAdding up a long list of floating-point numbers is one of the most " +
       "common operations in scientific code. In IEEE 754 double precision the unit roundoff " +
-      "is $u = 2^{-53}$.\n\n## Worked example\n\n| Method | Result |\n|---|---|\n| naive | " +
+      "is $u = 2^{-53}$.\n\n## Worked example\n\nTable: Table 1: Sums of 10^6 copies of 0.1. " +
+      "{#table-1}\n\n| Method | Result |\n|---|---|\n| naive | " +
       "999999.9998389754 |\n| Kahan | 1000000.0 |\n",
     ai_model: "claude-opus-4.5",
     created_at: UPDATED,
@@ -134,6 +135,14 @@ const SPANS: PaperSpans = {
       content:
         "Adding up a long list of floating-point numbers is one of the most common operations in scientific code.",
     },
+    {
+      chunk_index: 4,
+      field: "caption",
+      section: "Worked example",
+      start: 214,
+      end: 250,
+      content: "Table 1: Sums of 10^6 copies of 0.1.",
+    },
   ],
 };
 
@@ -148,6 +157,7 @@ const RELATED: RelatedPapers = {
       subjects: ["cs.DS"],
       counts: { versions: 1, comments: 0, ai_reviews: 1, human_reviews: 0 },
       version: 1,
+      language: "en",
       score: 0.42,
     },
   ],
@@ -242,6 +252,7 @@ const HIT = {
   score: 0.83,
   chunk_index: 3,
   title: TITLE,
+  language: "en",
   version: 2,
   highlights: [[34, 43] as [number, number]],
   match: "close" as const,
@@ -251,7 +262,15 @@ const GROUPED_SEARCH: GroupedSearchResponse = {
   query: "unit roundoff",
   group: "paper",
   papers: [
-    { paper_id: PAPER_ID, title: TITLE, version: 2, score: 0.83, match: "close", passages: [HIT] },
+    {
+      paper_id: PAPER_ID,
+      title: TITLE,
+      language: "en",
+      version: 2,
+      score: 0.83,
+      match: "close",
+      passages: [HIT],
+    },
   ],
 };
 
@@ -301,6 +320,7 @@ const EXPORT_PAPER: z.infer<typeof PaperExportRecordSchema> = {
   owner_handle: "ada",
   url: `${BASE}/papers/${PAPER_ID}`,
   verification: LIST_ITEM.verification,
+  files: DETAIL.version.files,
 };
 
 const EXPORT_CHUNK: z.infer<typeof ChunkExportRecordSchema> = {

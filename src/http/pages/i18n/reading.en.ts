@@ -27,6 +27,7 @@ export const readingEn = {
       title: "In the title",
       abstract: "In the abstract",
       body: "In the text",
+      caption: "In a figure or table caption",
     },
     noResults: "No passage matches your search. Try other words.",
     noCloseMatches: (q: string) =>

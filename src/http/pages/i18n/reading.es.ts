@@ -30,6 +30,7 @@ export const readingEs: typeof readingEn = {
       title: "En el título",
       abstract: "En el resumen",
       body: "En el texto",
+      caption: "En el pie de una figura o tabla",
     },
     noResults: "Ningún fragmento coincide con tu búsqueda. Prueba con otras palabras.",
     noCloseMatches: (q: string) =>

@@ -41,6 +41,81 @@ export const submitEn = {
     actionsHint:
       "Preview shows the paper as readers will see it and submits nothing. Submitting runs the screening; it can take up to a minute.",
   },
+  source: {
+    label: "Source bundle (optional)",
+    file: "Archive (.zip or .tar.gz)",
+    hint: "Instead of typing the body: a .zip or .tar.gz holding a LaTeX project or a Markdown file, with its figures and data. Its text becomes the body, so leave the body empty. With LaTeX, the title and abstract may be left empty: the source's \\title and abstract are used.",
+    reviseHint:
+      "A new bundle replaces the text and the files: empty the body field first. Without one, the new version keeps the current version's figures and data files.",
+    main: "Main file (optional)",
+    mainHint:
+      "Only when the bundle has several LaTeX files with \\documentclass, or several Markdown files: the path of the one to use, for example paper/main.tex.",
+    latexMissing:
+      "This server cannot convert LaTeX: that needs LaTeXML and bubblewrap (the Debian packages latexml and bubblewrap), which are not installed here. Markdown bundles work.",
+    latexTime: (seconds: number) =>
+      `LaTeX is converted by LaTeXML when you submit; a conversion may take up to ${seconds} seconds.`,
+    contents: "What a bundle may hold",
+    figures: (types: string) => `Figures: ${types}. PDF figures of a LaTeX source become PNG.`,
+    supplementary: (types: string) => `Data and code, offered as downloads: ${types}.`,
+    sources: (types: string) => `LaTeX sources: ${types}.`,
+    sizes: (archive: string, file: string, total: string) =>
+      `Sizes: the archive up to ${archive}; each file up to ${file} and all of them up to ${total} once unpacked.`,
+    counts: (entries: number, kept: number) =>
+      `At most ${entries} entries in the archive and ${kept} files kept with the paper.`,
+    others:
+      "Build leftovers (.aux, .log and the like) are skipped; a file of any other type refuses the bundle.",
+    notPreviewed: (name: string) =>
+      `The bundle ${name} is read when you submit: the preview shows only what is typed. Your browser does not keep a chosen file, so choose it again before submitting.`,
+    chooseAgain: "Nothing was saved. Choose the file again after fixing it.",
+    refusals: {
+      too_large: (max: string) => `The bundle is larger than ${max}.`,
+      not_archive: "The file is neither a .zip nor a .tar.gz archive.",
+      unreadable: (format: string, detail: string) =>
+        `The ${format} archive cannot be read (${detail}).`,
+      empty: "The bundle is empty.",
+      bad_path: {
+        character: (path: string) =>
+          `The path “${path}” in the bundle has a backslash or a control character.`,
+        absolute: (path: string) => `The path “${path}” in the bundle is absolute.`,
+        leaves: (path: string) => `The path “${path}” leaves the bundle (..).`,
+        long: (path: string, max: number) =>
+          `The path “${path}” in the bundle is longer than ${max} characters.`,
+      },
+      too_many_entries: (max: number) => `The bundle has more than ${max} entries.`,
+      file_too_large: (path: string, max: string) =>
+        `“${path}” is larger than ${max} once unpacked.`,
+      total_too_large: (max: string) => `The bundle's files are larger than ${max} once unpacked.`,
+      duplicate: (path: string) => `“${path}” appears twice in the bundle.`,
+      not_plain_file: (path: string) =>
+        `“${path}” is a link or a special file; a bundle holds only plain files and folders.`,
+      unknown_types: (paths: string) =>
+        `These files are of a type Quire does not keep: ${paths}. See what a bundle may hold.`,
+      too_many_files: (max: number) => `The bundle has more than ${max} files to keep.`,
+      main_missing: (path: string) => `The main file “${path}” is not in the bundle.`,
+      no_main:
+        "The bundle has neither a LaTeX file with \\documentclass nor a Markdown (.md) file.",
+      several_main: (paths: string) =>
+        `The bundle has several main files (${paths}): write the one to use under Main file.`,
+      figure_missing: (path: string) =>
+        `The figure “${path}” that the text shows is not in the bundle.`,
+      bad_figure: {
+        type: (path: string) => `The figure “${path}” is not a PNG, JPEG, WebP, GIF or SVG image.`,
+        unreadable: (path: string) => `The figure “${path}” cannot be read as an image.`,
+        mismatch: (path: string, format: string) =>
+          `The figure “${path}” holds a ${format} image under another type's name.`,
+      },
+      latex_unavailable:
+        "This bundle is LaTeX, and this server cannot convert LaTeX: LaTeXML and bubblewrap are not installed here. Send a Markdown bundle, or type the body.",
+      converter: (detail: string) =>
+        `The LaTeX converter could not convert the bundle. Its message: ${detail}`,
+      timeout: (seconds: number) =>
+        `The LaTeX conversion took longer than ${seconds} seconds and was stopped. Look for a macro or loop that never ends.`,
+      no_text: (path: string) => `The converter found no text in “${path}”.`,
+      not_latex: "The bundle holds no LaTeX file with \\documentclass to convert.",
+      body_and_source:
+        "Give a body or a source bundle, not both: the bundle's text becomes the body. Empty the body field, or leave the bundle out.",
+    },
+  },
   preview: {
     title: "Preview",
     note: "This is how the paper will read. Nothing has been submitted yet: check it, then submit below.",
@@ -194,10 +269,10 @@ export const submitEn = {
   },
   tooLarge: {
     title: "The submission is too large to send",
-    text: (bodyMax: string, abstractMax: number, titleMax: number) =>
-      `The form you sent is larger than any paper Quire accepts (a title of up to ${titleMax} characters, an abstract of up to ${abstractMax} and a body of up to ${bodyMax}). Nothing was saved.`,
+    text: (bodyMax: string, abstractMax: number, titleMax: number, bundleMax: string) =>
+      `The form you sent is larger than any paper Quire accepts (a title of up to ${titleMax} characters, an abstract of up to ${abstractMax}, a body of up to ${bodyMax} and a source bundle of up to ${bundleMax}). Nothing was saved.`,
     advice:
-      "Go back to your form: your browser usually keeps what you typed. Shorten the body, or move supplementary material elsewhere and link to it.",
+      "Go back to your form: your browser usually keeps what you typed. Shorten the body, make the bundle smaller, or move supplementary material elsewhere and link to it.",
     back: "Back to the form",
   },
 };

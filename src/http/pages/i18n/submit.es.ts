@@ -37,6 +37,83 @@ export const submitEs: typeof submitEn = {
     actionsHint:
       "La vista previa muestra el artículo tal como lo verán los lectores y no envía nada. Al enviarlo se pone en marcha el cribado, que puede tardar hasta un minuto.",
   },
+  source: {
+    label: "Paquete de fuentes (opcional)",
+    file: "Archivo comprimido (.zip o .tar.gz)",
+    hint: "En lugar de escribir el cuerpo: un .zip o .tar.gz con un proyecto LaTeX o un archivo Markdown, con sus figuras y datos. Su texto pasa a ser el cuerpo, así que deja el cuerpo vacío. Con LaTeX puedes dejar vacíos el título y el resumen: se toman el \\title y el resumen de la fuente.",
+    reviseHint:
+      "Un paquete nuevo sustituye el texto y los archivos: vacía antes el campo del cuerpo. Sin paquete, la nueva versión conserva las figuras y los archivos de datos de la versión actual.",
+    main: "Archivo principal (opcional)",
+    mainHint:
+      "Solo si el paquete tiene varios archivos LaTeX con \\documentclass o varios archivos Markdown: la ruta del que se debe usar, por ejemplo paper/main.tex.",
+    latexMissing:
+      "Este servidor no puede convertir LaTeX: hacen falta LaTeXML y bubblewrap (los paquetes de Debian latexml y bubblewrap), que aquí no están instalados. Los paquetes en Markdown sí funcionan.",
+    latexTime: (seconds: number) =>
+      `LaTeXML convierte el LaTeX al enviarlo; una conversión puede tardar hasta ${seconds} segundos.`,
+    contents: "Qué puede contener un paquete",
+    figures: (types: string) =>
+      `Figuras: ${types}. Las figuras en PDF de una fuente LaTeX se convierten en PNG.`,
+    supplementary: (types: string) => `Datos y código, que se ofrecen para descargar: ${types}.`,
+    sources: (types: string) => `Fuentes LaTeX: ${types}.`,
+    sizes: (archive: string, file: string, total: string) =>
+      `Tamaños: el archivo comprimido hasta ${archive}; cada archivo hasta ${file} y todos juntos hasta ${total} una vez descomprimidos.`,
+    counts: (entries: number, kept: number) =>
+      `Como máximo ${entries} entradas en el archivo comprimido y ${kept} archivos guardados con el artículo.`,
+    others:
+      "Los restos de compilación (.aux, .log y similares) se omiten; un archivo de cualquier otro tipo hace que se rechace el paquete.",
+    notPreviewed: (name: string) =>
+      `El paquete ${name} se lee al enviarlo: la vista previa muestra solo lo escrito. El navegador no conserva el archivo elegido, así que vuelve a elegirlo antes de enviar.`,
+    chooseAgain: "No se ha guardado nada. Vuelve a elegir el archivo después de corregirlo.",
+    refusals: {
+      too_large: (max: string) => `El paquete ocupa más de ${max}.`,
+      not_archive: "El archivo no es un .zip ni un .tar.gz.",
+      unreadable: (format: string, detail: string) =>
+        `No se puede leer el archivo ${format} (${detail}).`,
+      empty: "El paquete está vacío.",
+      bad_path: {
+        character: (path: string) =>
+          `La ruta «${path}» del paquete tiene una barra invertida o un carácter de control.`,
+        absolute: (path: string) => `La ruta «${path}» del paquete es absoluta.`,
+        leaves: (path: string) => `La ruta «${path}» sale del paquete (..).`,
+        long: (path: string, max: number) =>
+          `La ruta «${path}» del paquete tiene más de ${max} caracteres.`,
+      },
+      too_many_entries: (max: number) => `El paquete tiene más de ${max} entradas.`,
+      file_too_large: (path: string, max: string) =>
+        `«${path}» ocupa más de ${max} una vez descomprimido.`,
+      total_too_large: (max: string) =>
+        `Los archivos del paquete ocupan más de ${max} una vez descomprimidos.`,
+      duplicate: (path: string) => `«${path}» aparece dos veces en el paquete.`,
+      not_plain_file: (path: string) =>
+        `«${path}» es un enlace o un archivo especial; un paquete solo puede tener archivos normales y carpetas.`,
+      unknown_types: (paths: string) =>
+        `Estos archivos son de un tipo que Quire no guarda: ${paths}. Consulta qué puede contener un paquete.`,
+      too_many_files: (max: number) => `El paquete tiene más de ${max} archivos que guardar.`,
+      main_missing: (path: string) => `El archivo principal «${path}» no está en el paquete.`,
+      no_main:
+        "El paquete no tiene ni un archivo LaTeX con \\documentclass ni un archivo Markdown (.md).",
+      several_main: (paths: string) =>
+        `El paquete tiene varios archivos principales (${paths}): escribe en Archivo principal el que se debe usar.`,
+      figure_missing: (path: string) =>
+        `La figura «${path}» que muestra el texto no está en el paquete.`,
+      bad_figure: {
+        type: (path: string) => `La figura «${path}» no es una imagen PNG, JPEG, WebP, GIF ni SVG.`,
+        unreadable: (path: string) => `La figura «${path}» no se puede leer como imagen.`,
+        mismatch: (path: string, format: string) =>
+          `La figura «${path}» contiene una imagen ${format} con el nombre de otro tipo.`,
+      },
+      latex_unavailable:
+        "Este paquete es LaTeX y este servidor no puede convertir LaTeX: LaTeXML y bubblewrap no están instalados aquí. Envía un paquete en Markdown o escribe el cuerpo.",
+      converter: (detail: string) =>
+        `El conversor de LaTeX no pudo convertir el paquete. Su mensaje: ${detail}`,
+      timeout: (seconds: number) =>
+        `La conversión de LaTeX tardó más de ${seconds} segundos y se detuvo. Busca una macro o un bucle que no termine nunca.`,
+      no_text: (path: string) => `El conversor no encontró texto en «${path}».`,
+      not_latex: "El paquete no tiene ningún archivo LaTeX con \\documentclass que convertir.",
+      body_and_source:
+        "Indica un cuerpo o un paquete de fuentes, no ambos: el texto del paquete pasa a ser el cuerpo. Vacía el campo del cuerpo o no adjuntes el paquete.",
+    },
+  },
   preview: {
     title: "Vista previa",
     note: "Así se leerá el artículo. Todavía no se ha enviado nada: revísalo y envíalo más abajo.",
@@ -193,10 +270,10 @@ export const submitEs: typeof submitEn = {
   },
   tooLarge: {
     title: "El envío es demasiado grande",
-    text: (bodyMax: string, abstractMax: number, titleMax: number) =>
-      `El formulario que has enviado es más grande que cualquier artículo que Quire acepta (un título de hasta ${titleMax} caracteres, un resumen de hasta ${abstractMax} y un cuerpo de hasta ${bodyMax}). No se ha guardado nada.`,
+    text: (bodyMax: string, abstractMax: number, titleMax: number, bundleMax: string) =>
+      `El formulario que has enviado es más grande que cualquier artículo que Quire acepta (un título de hasta ${titleMax} caracteres, un resumen de hasta ${abstractMax}, un cuerpo de hasta ${bodyMax} y un paquete de fuentes de hasta ${bundleMax}). No se ha guardado nada.`,
     advice:
-      "Vuelve a tu formulario: normalmente el navegador conserva lo que escribiste. Acorta el cuerpo o traslada el material complementario a otro sitio y enlázalo.",
+      "Vuelve a tu formulario: normalmente el navegador conserva lo que escribiste. Acorta el cuerpo, reduce el paquete o traslada el material complementario a otro sitio y enlázalo.",
     back: "Volver al formulario",
   },
 };

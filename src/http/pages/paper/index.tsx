@@ -393,6 +393,10 @@ async function postVote(p: Page): Promise<Response> {
     if (error instanceof Forbidden) {
       return fail(403, p.session?.owner.verified === true ? d.voteOwn : d.voteUnverified);
     }
+    if (error instanceof RateLimited) {
+      p.c.header("retry-after", String(error.retryAfterSeconds));
+      return fail(429, refusalNotice(p, error));
+    }
     throw error;
   }
   return p.c.redirect(`${p.href(paperPath)}?notice=vote-recorded#${reviewId}`, 303);

@@ -2,7 +2,7 @@
 import type { VersionFile } from "../../../services/files/index.ts";
 import { formatDate } from "../i18n/index.ts";
 import type { Page } from "../page.ts";
-import { AiLabel } from "../reading-parts.tsx";
+import { AiLabel, textLang } from "../reading-parts.tsx";
 import { cursorParam, type PaperData } from "./data.ts";
 
 export function VersionHistory({ p, data }: { p: Page; data: PaperData }) {
@@ -100,7 +100,9 @@ export function RelatedPapers({ p, data }: { p: Page; data: PaperData }) {
           <ol class="related-list">
             {data.related.map((item) => (
               <li>
-                <a href={p.href(`/papers/${item.id}`)}>{item.title}</a>
+                <a href={p.href(`/papers/${item.id}`)} lang={textLang(item.language)}>
+                  {item.title}
+                </a>
                 <br />
                 <span class="paper-meta">
                   <AiLabel p={p} /> {c.model}: <span class="model">{item.ai_model}</span>

@@ -7,9 +7,11 @@ import { setPaperStatus } from "../../../../testing/agents.ts";
 import { createTestApp, type TestApp } from "../../../../testing/app.ts";
 import { validateCroissant } from "../../../../testing/croissant-validator.ts";
 import { makeOwner, publishPaper } from "../../../../testing/factories.ts";
+import { publishFigurePaper } from "../../../../testing/figure-papers.ts";
 
 let t: TestApp;
 const published: string[] = [];
+let figurePaper: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -17,6 +19,8 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     published.push((await publishPaper(t.ctx, i === 0 ? { ownerId: owner.id } : {})).paper_id);
   }
+  figurePaper = (await publishFigurePaper(t.ctx)).paperId;
+  published.push(figurePaper);
 });
 afterAll(async () => t.close());
 
@@ -72,7 +76,7 @@ describe("GET /api/v1/dataset/croissant", () => {
       conformsTo: "http://mlcommons.org/croissant/1.0",
       url: "http://quire.test/",
       isLiveDataset: true,
-      version: "1.0.0",
+      version: "1.1.0",
     });
     expect(String(doc.description)).toMatch(/written by an AI model/);
     for (const property of [
@@ -100,6 +104,43 @@ describe("GET /api/v1/dataset/croissant", () => {
         encodingFormat: "application/jsonlines",
       });
     }
+  });
+
+  it("describes each paper's files, and the files listed are the bytes their URLs serve", async () => {
+    const doc = await croissant();
+    const files = doc.recordSet[0]?.field.find((f) => f["@id"] === "papers/files") as
+      | { repeated: boolean; subField: { "@id": string; dataType: string }[] }
+      | undefined;
+    expect(files?.repeated).toBe(true);
+    expect(files?.subField.map((f) => [f["@id"], f.dataType])).toEqual([
+      ["papers/files/name", "sc:Text"],
+      ["papers/files/role", "sc:Text"],
+      ["papers/files/media_type", "sc:Text"],
+      ["papers/files/size", "sc:Integer"],
+      ["papers/files/sha256", "sc:Text"],
+      ["papers/files/url", "sc:URL"],
+    ]);
+    const lines = parseLines<PaperExportRecord>(
+      (await download(fileOf(doc, "papers.jsonl").path)).bytes,
+    );
+    const paper = lines.find((p) => p.id === figurePaper);
+    expect(paper?.files.map((f) => f.role)).toEqual(["figure", "figure", "supplementary"]);
+    for (const file of paper?.files ?? []) {
+      const url = new URL(file.url);
+      expect(url.origin).toBe("http://quire.test");
+      const { res, bytes, sha256 } = await download(url.pathname);
+      expect(sha256).toBe(file.sha256);
+      expect(bytes.length).toBe(file.size);
+      expect(res.headers.get("content-type")?.split(";")[0]).toBe(file.media_type);
+    }
+    const chunks = parseLines<ChunkExportRecord>(
+      (await download(fileOf(doc, "chunks.jsonl").path)).bytes,
+    );
+    const captions = chunks.filter((c) => c.paper_id === figurePaper && c.field === "caption");
+    expect(captions.map((c) => c.content)).toContain("Table 1: Estimates.");
+    const body = [...(paper?.body ?? "")];
+    for (const c of captions) expect(body.slice(c.start, c.end).join("")).toBe(c.content);
+    expect(await validateCroissant(doc)).toEqual({ errors: [], warnings: [] });
   });
 
   it("publishes the sha256 and size of the bytes the export endpoints serve", async () => {

@@ -455,15 +455,20 @@ describe("GET /api/v1/papers/{id}/context", () => {
       .join("")
       .trim();
 
-  const order = { title: 0, abstract: 1, body: 2 } as const;
+  const order = { title: 0, abstract: 1, body: 2, caption: 3 } as const;
 
   function checkChunks(context: PaperSpans, version: PaperDetail["version"]) {
     expect(context.chunks.map((c) => c.chunk_index)).toEqual(context.chunks.map((_, i) => i));
     const fields = context.chunks.map((c) => c.field);
     expect(fields).toEqual([...fields].sort((a, b) => order[a] - order[b]));
+    const body = [...version.body];
     for (const chunk of context.chunks) {
       const allowed = ["chunk_index", "content", "end", "field", "start"];
-      if (chunk.field === "body") {
+      if (chunk.field === "caption") {
+        // A caption is the span start..end of the body, verbatim.
+        expect(body.slice(chunk.start, chunk.end).join("")).toBe(chunk.content);
+      }
+      if (chunk.field === "body" || chunk.field === "caption") {
         expect(chunk).toHaveProperty("section");
         expect(chunk.section === null || typeof chunk.section === "string").toBe(true);
         allowed.push("section");
@@ -532,6 +537,33 @@ describe("GET /api/v1/papers/{id}/context", () => {
     expect(oldContext.body).toMatchObject({ paper_id: first.paper_id, version: 1 });
     checkChunks(oldContext.body, old.body.version);
     expect(old.body.version.title).toBe(v1Input.title);
+  });
+
+  it("lists figure and table captions after the body, as spans of it, in order", async () => {
+    const body = [
+      "## Results",
+      `The gap closes (Figure [1](#figure-1)). ${paragraph(1, 3)}`,
+      "![Figure 1: Estimated gap against steps, with $d=3$.](figures/plot.png) {#figure-1}",
+      "Table: Table 1: Estimates by dimension. {#table-1}",
+      "| d | estimate |\n| --- | --- |\n| 3 | 2.831 |",
+      "## Notes",
+      "An image inside a sentence ![not a figure](x.png) is no figure, and `Table:` here is no caption.",
+      "",
+    ].join("\n\n");
+    const published = await publishPaper(t.ctx, paperInput({ body }));
+    const detail = await getJson<PaperDetail>(`/api/v1/papers/${published.paper_id}`);
+    const { body: context } = await getJson<PaperSpans>(
+      `/api/v1/papers/${published.paper_id}/context`,
+    );
+    checkChunks(context, detail.body.version);
+    const captions = context.chunks.filter((c) => c.field === "caption");
+    expect(captions.map((c) => [c.content, c.section])).toEqual([
+      ["Figure 1: Estimated gap against steps, with $d=3$.", "Results"],
+      ["Table 1: Estimates by dimension.", "Results"],
+    ]);
+    // The body chunks are what they would be without captions: the body still holds them.
+    const bodyText = context.chunks.filter((c) => c.field === "body").map((c) => c.content);
+    expect(bodyText.join("")).toBe(body);
   });
 });
 

@@ -42,6 +42,7 @@ describe("GET /api/v1/search/semantic", () => {
           "chunk_index",
           "field",
           "highlights",
+          "language",
           "match",
           "paper_id",
           "quote",
@@ -50,7 +51,8 @@ describe("GET /api/v1/search/semantic", () => {
           "version",
         ].sort(),
       );
-      expect(["title", "abstract", "body"]).toContain(r.field);
+      expect(["title", "abstract", "body", "caption"]).toContain(r.field);
+      expect(r.language).toMatch(/^(?:[a-z]{2}|und)$/);
     }
   });
 
