@@ -14,7 +14,7 @@ import {
   sampleSources,
   sha256Of,
 } from "../../testing/samples.ts";
-import { prepareSource } from "../files/index.ts";
+import { prepareSource, SourceRefused } from "../files/index.ts";
 
 describe("the sample papers' source bundles", () => {
   const sources = sampleSources();
@@ -51,6 +51,24 @@ describe("the sample papers' source bundles", () => {
       const roles = prepared.files.map((f) => [f.name, f.role]);
       expect(roles.filter(([, role]) => role === "figure").length).toBeGreaterThanOrEqual(2);
       expect(roles).toContainEqual(["main.tex", "source"]);
+    }
+  });
+
+  it("need no converter only on a hit: another archive, or another main file, without one is refused as LaTeX this server cannot convert", async () => {
+    const [source] = sources.filter((s) => isLatexSource(folderEntries(s.folder)));
+    if (!source) throw new Error("no LaTeX sample");
+    const archive = new Uint8Array(readFileSync(source.archive));
+    const misses = [
+      prepareSource(archive, { saved: async () => null }),
+      prepareSource(archive, { main: "other.tex", saved: sampleConversions }),
+    ];
+    for (const miss of misses) {
+      const error = await miss.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SourceRefused);
+      expect((error as SourceRefused).refusal).toEqual({ code: "latex_unavailable" });
     }
   });
 });
