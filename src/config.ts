@@ -259,6 +259,20 @@ export const ConfigSchema = z.object({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
     .describe("pino level; JSON lines on stdout."),
+  /**
+   * The bound on all stored figures and supplementary files together (each content counted
+   * once, however many versions use it; docs/data-lifecycle.md): a version whose new files
+   * would pass it is refused (503) until the operator raises it or the prune frees space.
+   */
+  FILES_MAX_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16_777_216)
+    .default(2048)
+    .describe(
+      "All stored figures and files together, in MiB (each content once); a version whose new files would pass it is refused.",
+    ),
   CHUNK_MAX_CHARS: z.coerce
     .number()
     .int()

@@ -137,6 +137,7 @@ export async function openRuntime(
     settings: {
       baseUrl: config.BASE_URL,
       chunkMaxChars: config.CHUNK_MAX_CHARS,
+      filesMaxBytes: config.FILES_MAX_MB * 1024 * 1024,
       keyPrefix: config.KEY_PREFIX,
       ...(config.CONTACT_EMAIL ? { contactEmail: config.CONTACT_EMAIL } : {}),
     },

@@ -3,15 +3,15 @@
  * and started again on the same data directory.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { sampleTitles } from "../src/testing/samples.ts";
 import { freePort } from "../src/testing/scratch.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SAMPLES = join(ROOT, "samples", "papers.jsonl");
 
 interface Started {
   child: ChildProcess;
@@ -56,7 +56,8 @@ async function npmStart(dataDir: string): Promise<Started> {
   for (;;) {
     if (!alive(child)) throw new Error(`npm start exited early:\n${output}`);
     try {
-      const response = await fetch(`${base}/api/v1/papers`);
+      // Ready, not only listening: the sample papers are seeded after the server listens.
+      const response = await fetch(`${base}/readyz`);
       await response.arrayBuffer();
       if (response.ok) break;
     } catch {
@@ -146,11 +147,9 @@ describe("npm start, end to end", () => {
   it("serves the seeded archive over HTTP, stops on SIGTERM and keeps its data", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "quire-e2e-"));
     tempDirs.push(dataDir);
-    const sampleTitles = readFileSync(SAMPLES, "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => (JSON.parse(line) as { title: string }).title);
-    expect(sampleTitles).toHaveLength(12);
+    // The LaTeX sample's line has no title: it comes from the source's \title.
+    const titles = await sampleTitles();
+    expect(titles).toHaveLength(14);
 
     const first = await npmStart(dataDir);
     expect(existsSync(join(dataDir, "quire.pid"))).toBe(true);
@@ -159,10 +158,10 @@ describe("npm start, end to end", () => {
     expect(list.status).toBe(200);
     expect(list.type).toMatch(/^application\/json/);
     const { papers, next_cursor } = list.body as ListBody;
-    expect(papers).toHaveLength(12);
+    expect(papers).toHaveLength(14);
     expect(next_cursor).toBeNull();
-    expect(new Set(papers.map((p) => p.title))).toEqual(new Set(sampleTitles));
-    expect(new Set(papers.map((p) => p.id)).size).toBe(12);
+    expect(new Set(papers.map((p) => p.title))).toEqual(new Set(titles));
+    expect(new Set(papers.map((p) => p.id)).size).toBe(14);
     for (const p of papers) expect(p.id).toMatch(/^\d{4}\.\d{5}$/);
 
     // Rate limits are on, at the contract's quota, and say so.
@@ -220,7 +219,7 @@ describe("npm start, end to end", () => {
     const again = await getJson(`${second.base}/api/v1/papers`);
     expect(again.status).toBe(200);
     const relisted = (again.body as ListBody).papers;
-    expect(relisted).toHaveLength(12);
+    expect(relisted).toHaveLength(14);
     expect(relisted.map((p) => p.id).sort()).toEqual(papers.map((p) => p.id).sort());
     expect(await stop(second)).toBeLessThan(10_000);
     expect(existsSync(join(dataDir, "quire.pid"))).toBe(false);

@@ -2,7 +2,12 @@
 import { parseArgs } from "node:util";
 import type { Runtime } from "../runtime.ts";
 import { withCaller } from "../services/context.ts";
-import { type PruneReport, pruneStores, type StoreOutcome } from "../services/lifecycle/index.ts";
+import {
+  type PruneReport,
+  pruneStores,
+  type StoreOutcome,
+  type StoreUsage,
+} from "../services/lifecycle/index.ts";
 import type { CommandIo } from "./operations.ts";
 import { createProgress, type Progress } from "./progress.ts";
 
@@ -32,6 +37,7 @@ export async function pruneCommand(rt: Runtime, args: string[], io: CommandIo): 
   if (values["dry-run"]) {
     for (const store of counted.stores) writeStore(store, "past retention");
     process.stdout.write(`dry run: ${counted.rows} rows past retention; nothing was deleted\n`);
+    writeUsage(counted.usage);
     return failures(counted, io);
   }
 
@@ -69,10 +75,22 @@ export async function pruneCommand(rt: Runtime, args: string[], io: CommandIo): 
   }
   for (const store of report.stores) writeStore(store, "removed");
   process.stdout.write(`pruned: ${report.rows} rows removed\n`);
+  writeUsage(report.usage);
   if (report.outcome === "stopped") {
     return io.fail("stopped before the end; run `quire prune` again to continue");
   }
   return failures(report, io);
+}
+
+/** A size-bounded store against its bound: `bound: files 14 stored, 1.2 of 2048 MiB (59%)`. */
+function writeUsage(usage: StoreUsage[]): void {
+  for (const u of usage) {
+    const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1)).toString();
+    const share = u.maxBytes > 0 ? Math.floor((100 * u.bytes) / u.maxBytes) : 0;
+    process.stdout.write(
+      `bound: ${u.store} ${u.rows} stored, ${mib(u.bytes)} of ${mib(u.maxBytes)} MiB (${share}%)\n`,
+    );
+  }
 }
 
 function writeStore(store: StoreOutcome, what: string): void {

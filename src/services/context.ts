@@ -46,6 +46,8 @@ export const systemClock: Clock = {
 interface ServiceSettings {
   baseUrl: string;
   chunkMaxChars: number;
+  /** FILES_MAX_MB in bytes: all stored file contents together (services/files/store.ts). */
+  filesMaxBytes: number;
   keyPrefix: string;
   /** CONTACT_EMAIL: where reports and takedown requests go (shown on /legal), if published. */
   contactEmail?: string;

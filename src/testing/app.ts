@@ -67,7 +67,12 @@ export async function createTestApp(
     options.services?.keyUsage ?? createKeyUsage({ db: database.db, logger, flushSeconds: 3600 });
   const ctx = testContext(database, {
     logger,
-    settings: { baseUrl, chunkMaxChars: 2000, keyPrefix: "quire" },
+    settings: {
+      baseUrl,
+      chunkMaxChars: 2000,
+      filesMaxBytes: 2048 * 1024 * 1024,
+      keyPrefix: "quire",
+    },
     keyUsage,
     ...options.services,
   });

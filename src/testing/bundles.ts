@@ -1,6 +1,6 @@
 /** @module Source bundles for tests: zip and tar.gz archives built in memory, and fixture papers. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import { zipSync } from "fflate";
 import { pack } from "tar-stream";
@@ -47,17 +47,34 @@ export async function makeTarGz(entries: Entries | TarEntry[]): Promise<Uint8Arr
   return new Uint8Array(gzipSync(Buffer.concat(chunks)));
 }
 
-/** A fixture folder of `test/fixtures/latex/` as bundle entries. */
-export function fixtureEntries(name: string): Entries {
-  const root = fromRoot(`test/fixtures/latex/${name}`);
+/**
+ * A zip whose bytes depend only on its entries: sorted by path, with one fixed timestamp, so a
+ * committed archive can be rebuilt and compared byte for byte (the sample papers' bundles).
+ */
+export function stableZip(entries: Entries): Uint8Array {
+  const sorted = Object.keys(entries).sort();
+  return zipSync(
+    Object.fromEntries(sorted.map((k) => [k, bytes(entries[k] as string | Uint8Array)])),
+    // A zip stores local time: built from local fields, the stored date is the same in every zone.
+    { level: 9, mtime: new Date(2026, 0, 1) },
+  );
+}
+
+/** The files under a folder as bundle entries, by slash-separated relative path. */
+export function folderEntries(root: string): Entries {
   const out: Entries = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir)) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else out[relative(root, path)] = new Uint8Array(readFileSync(path));
+      else out[relative(root, path).split(sep).join("/")] = new Uint8Array(readFileSync(path));
     }
   };
   walk(root);
   return out;
+}
+
+/** A fixture folder of `test/fixtures/latex/` as bundle entries. */
+export function fixtureEntries(name: string): Entries {
+  return folderEntries(fromRoot(`test/fixtures/latex/${name}`));
 }

@@ -135,6 +135,7 @@ export function testContext(
     settings: overrides.settings ?? {
       baseUrl: "http://quire.test",
       chunkMaxChars: 2000,
+      filesMaxBytes: 2048 * 1024 * 1024,
       keyPrefix: "quire",
     },
     caller: overrides.caller ?? { kind: "anonymous" },

@@ -1,9 +1,10 @@
 /** @module Test support for the data lifecycle: an archive a child `quire` can open, and a backlog past retention. */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Database, openDatabase } from "../db/client.ts";
-import { oauthClients, oauthRequests, sessions } from "../db/schema/index.ts";
+import { files, oauthClients, oauthRequests, sessions } from "../db/schema/index.ts";
 import { systemClock } from "../services/context.ts";
 import { testContext } from "./db.ts";
 import { makeOwner } from "./factories.ts";
@@ -41,11 +42,12 @@ export async function commandArchive(prefix: string): Promise<CommandArchive> {
 
 /**
  * Rows past retention by the real clock (a child `quire` runs on it): `sessions` sessions
- * that expired a day ago (and one live one), and `requests` expired authorization requests.
+ * that expired a day ago (and one live one), `requests` expired authorization requests, and
+ * `files` file contents no version references, stored two days ago (and one stored now).
  */
 export async function seedExpiredBacklog(
   database: Database,
-  counts: { sessions: number; requests: number },
+  counts: { sessions: number; requests: number; files?: number },
 ): Promise<void> {
   const ctx = testContext(database, { clock: systemClock });
   const owner = await makeOwner(ctx);
@@ -68,6 +70,24 @@ export async function seedExpiredBacklog(
   await ctx.db
     .insert(oauthClients)
     .values({ clientId: "backlog-client", name: "Backlog", metadata: {}, createdAt: new Date() });
+  const unused = (i: number, createdAt: Date) => {
+    const content = new TextEncoder().encode(`unused file ${i}`);
+    return {
+      sha256: createHash("sha256").update(content).digest("hex"),
+      mediaType: "text/plain",
+      size: content.byteLength,
+      content,
+      createdAt,
+    };
+  };
+  await ctx.db
+    .insert(files)
+    .values([
+      ...Array.from({ length: counts.files ?? 0 }, (_, i) =>
+        unused(i, new Date(Date.now() - 2 * day)),
+      ),
+      unused(-1, new Date()),
+    ]);
   await ctx.db.insert(oauthRequests).values(
     Array.from({ length: counts.requests }, (_, i) => ({
       id: `oar_expired_${i}`,

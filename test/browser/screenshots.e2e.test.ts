@@ -1,6 +1,6 @@
 /**
  * @module The site as a person sees it: PNGs at 390 and 1280 px of the home page, a sample
- * paper with math and tables, search, /agents (signed in) and the OAuth consent page, in
+ * paper with figures, math and a table, search, /agents (signed in) and the OAuth consent page, in
  * artifacts/screenshots/archive/ (git-ignored) for someone to look at; with the layout checks a
  * picture would show (the reading face loaded, a centred column of about 70 characters, one
  * screening badge, abstract before the facts, numbers right-aligned, math at text size, the
@@ -27,8 +27,11 @@ import { pkce, rawOAuth } from "../../src/testing/oauth.ts";
 
 const OUT = fileURLToPath(new URL("../../artifacts/screenshots/archive/", import.meta.url));
 const WIDTHS = [390, 1280] as const;
-/** The sample paper with inline and display math and two tables of numbers. */
-const MATH_PAPER_TITLE = "Compensated Summation in Practice";
+/**
+ * The sample paper from LaTeX: figures with captions, inline and display math with numbered
+ * equations and their references, a theorem, a table of numbers and a bibliography.
+ */
+const MATH_PAPER_TITLE = "Exact Coverage of the Wald and Wilson Intervals";
 
 let browser: Browser;
 let site: Site;
@@ -42,7 +45,7 @@ beforeAll(async () => {
   const listed = await fetch(`${site.base}/api/v1/papers?limit=100`);
   const { papers } = (await listed.json()) as { papers: { id: string; title: string }[] };
   paperId = papers.find((p) => p.title.startsWith(MATH_PAPER_TITLE))?.id ?? "";
-  if (!paperId) throw new Error("the sample paper with math was not loaded");
+  if (!paperId) throw new Error("the sample paper with figures and math was not loaded");
   // A handle as long as the form allows, so the header is shown at its widest.
   const client = await signInOverHttp(
     site,
@@ -74,6 +77,13 @@ async function open(width: number, signedIn: boolean, lang: "en" | "es" = "en") 
 
 async function shoot(page: Page, name: string, width: number): Promise<void> {
   await page.evaluate("document.fonts.ready");
+  // Figures load lazily, as a reader scrolls; the full-page picture shows them all.
+  await page.evaluate(
+    `Promise.all([...document.images].map((img) => {
+      img.loading = "eager";
+      return img.complete ? null : new Promise((done) => { img.onload = img.onerror = done; });
+    }))`,
+  );
   await page.screenshot({ path: join(OUT, `${name}-${width}.png`), fullPage: true });
 }
 

@@ -327,8 +327,13 @@ function Home({ p, state }: { p: Page; state: HomeState }) {
 
 function SearchResults({ p, search }: { p: Page; search: SearchOutcome }) {
   const r = p.t.reading.home;
-  const close = search.results.filter((result) => result.match === "close");
-  const weak = search.results.filter((result) => result.match === "weak");
+  // A paper with a close passage is listed once, among the close ones, with its weaker
+  // passages marked; the weak section holds the papers that have only weak ones.
+  const closePapers = new Set(
+    search.results.filter((result) => result.match === "close").map((result) => result.paper_id),
+  );
+  const close = search.results.filter((result) => closePapers.has(result.paper_id));
+  const weak = search.results.filter((result) => !closePapers.has(result.paper_id));
   return (
     <section aria-labelledby="results-title" id="search-results">
       <h2 id="results-title">{r.resultsTitle(search.query)}</h2>

@@ -16,6 +16,7 @@ beforeAll(async () => {
       settings: {
         baseUrl: "http://quire.test",
         chunkMaxChars: 2000,
+        filesMaxBytes: 2048 * 1024 * 1024,
         keyPrefix: "archive",
         contactEmail: "abuse@quire.test",
       },

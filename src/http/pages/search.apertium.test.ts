@@ -31,13 +31,18 @@ describe("search on the site", () => {
     const res = await new PageClient(test).get("/?q=curve%20number");
     expect(res.status).toBe(200);
     const results = sectionById(res.html, "search-results");
-    const first =
-      /<ol class="results">\s*<li class="result">\s*<h3><a href="[^"]+"( lang="[^"]+")?>([^<]+)</.exec(
-        results,
-      );
-    expect(first?.[2]).toMatch(/^El método del número de curva en cuencas andinas de páramo/);
+    const titles = [
+      ...results.matchAll(/<li class="result">\s*<h3><a href="[^"]+"( lang="[^"]+")?>([^<]+)</g),
+    ];
+    // Among the first three papers: two English samples whose figures are curves can rank
+    // above it on the word "curve" alone (cross-lingual.apertium.test.ts says which passages).
+    const curve = titles.findIndex(([, , title]) =>
+      /^El método del número de curva en cuencas andinas de páramo/.test(title ?? ""),
+    );
+    expect(curve).toBeGreaterThanOrEqual(0);
+    expect(curve).toBeLessThan(3);
     // A Spanish title and its passages on an English page say which language they are in.
-    expect(first?.[1]).toBe(' lang="es"');
+    expect(titles[curve]?.[1]).toBe(' lang="es"');
     expect(results).toContain('<blockquote class="snippet" lang="es">');
     expect(results).toMatch(/<mark>curva<\/mark>/i);
     expect(results).toMatch(/<mark>n[úu]mer[a-zé]*<\/mark>/i);

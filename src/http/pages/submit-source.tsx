@@ -97,6 +97,8 @@ function refusalText(p: Page, refusal: SourceRefusal): string {
       return refusal.timeout ? r.timeout(refusal.seconds) : r.converter(refusal.detail);
     case "no_text":
       return r.no_text(refusal.path);
+    case "not_latex":
+      return r.not_latex;
     case "body_and_source":
       return r.body_and_source;
   }

@@ -38,9 +38,31 @@ export interface PreparedSource {
   files: PreparedFile[];
   /** The converter's complaints that did not stop it (undefined macros and the like). */
   warnings: string[];
-  /** Milliseconds the LaTeX conversion took (0 for Markdown). */
+  /** Milliseconds the LaTeX conversion took (0 for Markdown, and for a saved conversion). */
   convertMs: number;
 }
+
+/**
+ * What the LaTeX converter makes of a bundle: the text (Markdown, with the title and abstract
+ * apart) and the figures the text shows, checked. The rest of a version's files (the sources,
+ * data and code) come from the bundle itself.
+ */
+export interface LatexConversion {
+  main: string;
+  title: string;
+  abstract: string;
+  body: string;
+  figures: PreparedFile[];
+  warnings: string[];
+  convertMs: number;
+}
+
+/**
+ * Conversions made earlier, by the sha256 of the archive they were made from (the sample
+ * papers' are committed beside them, so a machine without LaTeXML seeds them): a hit stands
+ * in for running the converter; a miss (null) runs it.
+ */
+export type SavedConversions = (archiveSha256: string) => Promise<LatexConversion | null>;
 
 function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -55,13 +77,64 @@ function file(name: string, role: FileRole, mediaType: string, bytes: Uint8Array
  * `\documentclass` file is LaTeX (its main file found, or `main` named), otherwise it must
  * hold a Markdown file (`main`, else `paper.md`, `main.md` or the only `.md`). Files of a
  * type not listed in limits.ts are refused by name, so nothing unexpected is served later.
- * LaTeX needs `latex`, the converter the server found (ServiceContext.latex); without it a
- * LaTeX bundle is refused, as is any bundle Quire cannot use (SourceRefused, saying why).
+ * LaTeX needs `latex`, the converter the server found (ServiceContext.latex), unless `saved`
+ * has a conversion of this very archive: then it is not converted again (a machine without
+ * LaTeXML seeds the LaTeX samples), the bundle is still unpacked and checked, and its
+ * sources, data and code are kept as a converted one's are. A LaTeX bundle neither can
+ * convert is refused, as is any bundle Quire cannot use (SourceRefused, saying why).
  */
 export async function prepareSource(
   archive: Uint8Array,
-  options: { main?: string | undefined; latex?: LatexConverter | undefined } = {},
+  options: {
+    main?: string | undefined;
+    latex?: LatexConverter | undefined;
+    saved?: SavedConversions | undefined;
+  } = {},
 ): Promise<PreparedSource> {
+  const bundle = await checkedBundle(archive);
+  const named = options.main;
+  let prepared: PreparedSource;
+  if (isLatex(bundle, named)) {
+    const saved = options.saved ? await options.saved(sha256Hex(archive)) : null;
+    let conversion = saved && (named === undefined || saved.main === named) ? saved : null;
+    if (!conversion) {
+      if (!options.latex) {
+        refuse(
+          { code: "latex_unavailable" },
+          `it is LaTeX, and this server cannot convert LaTeX (to accept it, ${LATEX_HOWTO}); a Markdown bundle works`,
+        );
+      }
+      conversion = await convertBundle(bundle, named, options.latex);
+    }
+    prepared = withBundleFiles(conversion, bundle);
+  } else {
+    prepared = await fromMarkdown(bundle, named);
+  }
+  if (prepared.files.length > BUNDLE_LIMITS.keptMax) {
+    refuse(
+      { code: "too_many_files", max: BUNDLE_LIMITS.keptMax },
+      `it has more than ${BUNDLE_LIMITS.keptMax} files to keep`,
+    );
+  }
+  return prepared;
+}
+
+/**
+ * The converter's part of prepareSource for a LaTeX archive, run for real (what
+ * `npm run samples:convert` saves, and what samples.latex.test.ts compares with what it saved).
+ */
+export async function convertLatexSource(
+  archive: Uint8Array,
+  options: { main?: string | undefined; latex: LatexConverter },
+): Promise<LatexConversion> {
+  const bundle = await checkedBundle(archive);
+  if (!isLatex(bundle, options.main)) {
+    refuse({ code: "not_latex" }, "it holds no LaTeX file with \\documentclass");
+  }
+  return convertBundle(bundle, options.main, options.latex);
+}
+
+async function checkedBundle(archive: Uint8Array): Promise<Bundle> {
   const bundle = await unpackBundle(archive);
   if (bundle.size === 0) refuse({ code: "empty" }, "it is empty");
   const unknown = [...bundle.keys()].filter((p) => {
@@ -75,37 +148,23 @@ export async function prepareSource(
       `these files are of a type Quire does not keep: ${paths.join(", ")} (see the list of accepted types)`,
     );
   }
-  const named = options.main;
-  const isLatex = named
+  return bundle;
+}
+
+function isLatex(bundle: Bundle, named: string | undefined): boolean {
+  return named
     ? named.toLowerCase().endsWith(".tex")
     : [...bundle].some(
         ([p, b]) =>
           p.toLowerCase().endsWith(".tex") && /\\documentclass/.test(new TextDecoder().decode(b)),
       );
-  if (isLatex && !options.latex) {
-    refuse(
-      { code: "latex_unavailable" },
-      `it is LaTeX, and this server cannot convert LaTeX (to accept it, ${LATEX_HOWTO}); a Markdown bundle works`,
-    );
-  }
-  const prepared =
-    options.latex && isLatex
-      ? await fromLatex(bundle, named, options.latex)
-      : await fromMarkdown(bundle, named);
-  if (prepared.files.length > BUNDLE_LIMITS.keptMax) {
-    refuse(
-      { code: "too_many_files", max: BUNDLE_LIMITS.keptMax },
-      `it has more than ${BUNDLE_LIMITS.keptMax} files to keep`,
-    );
-  }
-  return prepared;
 }
 
-async function fromLatex(
+async function convertBundle(
   bundle: Bundle,
   named: string | undefined,
   latex: LatexConverter,
-): Promise<PreparedSource> {
+): Promise<LatexConversion> {
   const main = findMainTex(bundle, named);
   const output = await latex.convert(bundle, main);
   // The HTML parser loads with the first LaTeX bundle, not at start-up.
@@ -114,17 +173,30 @@ async function fromLatex(
   if (!doc.body.trim()) {
     refuse({ code: "no_text", path: main }, `the converter produced no text from "${main}"`);
   }
-  const files: PreparedFile[] = [];
-  const figures = new Set<string>();
+  const figures: PreparedFile[] = [];
   for (const path of new Set(doc.images)) {
     const bytes = output.files.get(path);
     if (!bytes) {
       refuse({ code: "figure_missing", path }, `the converter's figure "${path}" is missing`);
     }
     const checked = await checkImage(path, bytes, { trim: !bundle.has(path) });
-    files.push(file(path, "figure", checked.mediaType, checked.bytes));
-    figures.add(path);
+    figures.push(file(path, "figure", checked.mediaType, checked.bytes));
   }
+  return {
+    main,
+    title: doc.title,
+    abstract: doc.abstract,
+    body: doc.body,
+    figures,
+    warnings: output.warnings,
+    convertMs: output.ms,
+  };
+}
+
+/** A conversion's figures, then the bundle's data and code, then its LaTeX sources. */
+function withBundleFiles(conversion: LatexConversion, bundle: Bundle): PreparedSource {
+  const files: PreparedFile[] = [...conversion.figures];
+  const figures = new Set(conversion.figures.map((f) => f.name));
   for (const [path, bytes] of bundle) {
     if (figures.has(path)) continue;
     const ext = extensionOf(path);
@@ -136,12 +208,12 @@ async function fromLatex(
   }
   return {
     kind: "latex",
-    title: doc.title,
-    abstract: doc.abstract,
-    body: doc.body,
+    title: conversion.title,
+    abstract: conversion.abstract,
+    body: conversion.body,
     files,
-    warnings: output.warnings,
-    convertMs: output.ms,
+    warnings: conversion.warnings,
+    convertMs: conversion.convertMs,
   };
 }
 

@@ -299,8 +299,9 @@ class Converter {
     if (c.includes("ltx_biblist")) {
       for (const item of children(el)) {
         const label = find(item, (e) => hasClass(e, "ltx_tag"));
+        // LaTeXML's "Cited by: §1" back-links (BibTeX entries) are navigation, not the entry.
         const text = children(item)
-          .filter((x) => x !== label)
+          .filter((x) => x !== label && !hasClass(x, "ltx_bib_cited"))
           .map((x) => this.inline(x))
           .join(" ")
           .replace(/\s+/g, " ")

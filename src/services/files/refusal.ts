@@ -38,6 +38,8 @@ export type SourceRefusal =
    */
   | { code: "converter"; timeout: boolean; seconds: number; detail: string }
   | { code: "no_text"; path: string }
+  /** Converting a bundle for a saved conversion (convertLatexSource) that holds no LaTeX. */
+  | { code: "not_latex" }
   /** A body typed and a bundle given: the bundle's text is the body, so one or the other. */
   | { code: "body_and_source" };
 

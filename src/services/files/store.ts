@@ -1,25 +1,55 @@
 /** @module A version's files written (content once per sha256) and listed. */
 
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { FILE_ROLES, files, versionFiles } from "../../db/schema/index.ts";
-import { pgArray } from "../../db/sql.ts";
+import { pgArray, rowsOf } from "../../db/sql.ts";
+import { Unavailable } from "../errors.ts";
 import type { PreparedFile } from "./bundle.ts";
+
+const MIB = 1024 * 1024;
+
+/** The file store is at its bound (FILES_MAX_MB): a 503, for the operator to act on. */
+export class FilesFull extends Unavailable {}
 
 /**
  * Stores a version's files inside the caller's transaction: each content once (a figure
  * two versions share is one row), then the version's own list under the paper's names.
+ *
+ * Contents already stored are locked (`for key share`) before the version points at them,
+ * so the prune, which deletes contents no version references, cannot remove one in between
+ * (it skips locked rows). New contents count against `maxBytes` (FILES_MAX_MB), all stored
+ * contents together: past it the version is refused with FilesFull and nothing is written.
+ * Two versions stored at the same moment can pass the bound by their own size, no more.
  */
 export async function storeVersionFiles(
   db: Db,
   version: { paperId: string; version: number },
   prepared: readonly PreparedFile[],
   now: Date,
+  bound: { maxBytes: number },
 ): Promise<void> {
   if (prepared.length === 0) return;
   const unique = new Map(prepared.map((f) => [f.sha256, f]));
-  for (const f of unique.values()) {
+  const kept = await db
+    .select({ sha256: files.sha256 })
+    .from(files)
+    .where(inArray(files.sha256, [...unique.keys()]))
+    .for("key share");
+  const stored = new Set(kept.map((r) => r.sha256));
+  const added = [...unique.values()].filter((f) => !stored.has(f.sha256));
+  const addedBytes = added.reduce((sum, f) => sum + f.bytes.byteLength, 0);
+  if (addedBytes > 0) {
+    const { bytes } = await filesUsage(db);
+    if (bytes + addedBytes > bound.maxBytes) {
+      throw new FilesFull(
+        `The archive's file store is full: ${mib(bytes)} MiB of its ${mib(bound.maxBytes)} MiB are in use, and this version's new files take ${mib(addedBytes)} MiB. The operator can raise FILES_MAX_MB.`,
+        3600,
+      );
+    }
+  }
+  for (const f of added) {
     await db
       .insert(files)
       .values({
@@ -174,4 +204,17 @@ export async function listFilesOfVersions(
     else out.set(key, [file]);
   }
   return out;
+}
+
+function mib(bytes: number): string {
+  return (bytes / MIB).toFixed(bytes < 10 * MIB ? 1 : 0);
+}
+
+/** How many file contents are stored, and their bytes (what FILES_MAX_MB bounds). */
+export async function filesUsage(db: Db): Promise<{ count: number; bytes: number }> {
+  const [row] = await rowsOf<{ count: number | string; bytes: number | string }>(
+    db,
+    sql`select count(*) as count, coalesce(sum(size), 0) as bytes from files`,
+  );
+  return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
 }

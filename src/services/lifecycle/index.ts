@@ -6,6 +6,7 @@ export {
   type PruneReport,
   pruneStores,
   type StoreOutcome,
+  type StoreUsage,
 } from "./prune.ts";
 export {
   type PruneTimers,

@@ -1,6 +1,7 @@
 /** The retention policy and docs/data-lifecycle.md say the same thing, rule by rule. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.ts";
 import { fromRoot } from "../../paths.ts";
 import { CLIENT_METADATA_LIMITS } from "../oauth/index.ts";
 import { RETENTION, RETENTION_RULES } from "./policy.ts";
@@ -28,6 +29,12 @@ describe("the retention policy", () => {
       expect(retention).toBe(rule.retention);
     },
   );
+
+  it("states FILES_MAX_MB's default in the files rule's bound", () => {
+    const rule = RETENTION_RULES.find((r) => r.store === "files");
+    const megabytes = loadConfig({}).FILES_MAX_MB.toLocaleString("en-US");
+    expect(rule?.bound).toContain(`\`FILES_MAX_MB\` in all (default ${megabytes} MiB;`);
+  });
 
   it("outlives every cached metadata document before an unused client goes", () => {
     expect(RETENTION.unusedClientSeconds).toBeGreaterThan(CLIENT_METADATA_LIMITS.maxCacheSeconds);

@@ -51,6 +51,12 @@ export const RETENTION = {
   notificationSeconds: 90 * DAY,
   /** A digest's claim: 7 days, far past the one day it stops a second digest being sent. */
   digestClaimSeconds: 7 * DAY,
+  /**
+   * A file content no version references: a day after it was stored. Contents are stored in
+   * the transaction of the version that uses them, so this only waits out one that is still
+   * being put in place, and none younger is ever touched.
+   */
+  unusedFileSeconds: DAY,
 } as const;
 
 /**
@@ -84,6 +90,13 @@ export interface RetentionRule {
    * retention; each is pruned in turn, so each can use an index of its own.
    */
   prunable(now: Date): SQL[];
+  /** Rows per statement at most, below the prune's batch size (rows that are large). */
+  batchMax?: number;
+  /**
+   * Rows another transaction has locked are left for the next run instead of waited for
+   * (a file content a version being stored is about to reference).
+   */
+  skipLocked?: boolean;
 }
 
 const at = (now: Date, secondsBefore = 0) =>
@@ -101,6 +114,13 @@ function endedGrant(now: Date): SQL {
       select 1 from oauth_tokens live
       where live.grant_id = oauth_grants.id and live.kind = 'refresh' and live.expires_at >= ${grace})))`;
 }
+
+/**
+ * Not null while `quire migrate` is copying into this database (its progress schema,
+ * src/services/operations/migrate.ts, exists until the copy is verified): files are copied
+ * before the versions that reference them, so until then they are not unused.
+ */
+const migrationUnfinished = sql`to_regclass('quire_migrate.run')`;
 
 /**
  * The rules, in the order the prune applies them: tokens before their grants, grants and
@@ -220,6 +240,21 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     prunable: (now) => [
       sql`reports.status = 'resolved' and reports.resolved_at < ${at(now, RETENTION.resolvedReportSeconds)}`,
     ],
+  },
+  {
+    store: "files",
+    bound:
+      "`FILES_MAX_MB` in all (default 2,048 MiB; a version whose new files would pass it is refused), each content stored once; per version the bundle bounds of [files.md](files.md)",
+    retention:
+      "content no version references: 1 day after it was stored (not while a migration into the database is unfinished)",
+    prunable: (now) => [
+      sql`files.created_at < ${at(now, RETENTION.unusedFileSeconds)}
+        and not exists (select 1 from version_files v where v.sha256 = files.sha256)
+        and ${migrationUnfinished} is null`,
+    ],
+    // A content is up to 10 MiB: 50 of them are at most 500 MiB per statement.
+    batchMax: 50,
+    skipLocked: true,
   },
   {
     // After `reports`: a reader's filing event goes in the same run as its report.

@@ -2,14 +2,15 @@
  * pruneStores on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): for every
  * store, rows past retention go and rows within it stay; batches; the lock between instances.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../db/client.ts";
 import {
   emailTokens,
+  files,
   idempotencyKeys,
   moderationEvents,
   oauthClients,
@@ -19,10 +20,12 @@ import {
   owners,
   reports,
   sessions,
+  versionFiles,
 } from "../../db/schema/index.ts";
 import { rowsOf, withTryAdvisoryLock } from "../../db/sql.ts";
 import { createTestDatabase, fixedClock, operator, testContext } from "../../testing/db.ts";
 import { makeAgent, makeOwner, publishPaper } from "../../testing/factories.ts";
+import { publishFigurePaper } from "../../testing/figure-papers.ts";
 import { hashKey } from "../agents/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden } from "../errors.ts";
@@ -473,6 +476,150 @@ describe("pruneStores: each store loses what is past retention and keeps the res
     expect(await exists("moderation_events", "id", events[0]!.id)).toBe(false);
     for (const kept of events.slice(1)) {
       expect(await exists("moderation_events", "id", kept.id)).toBe(true);
+    }
+  });
+});
+
+/** A file content no version references (an import that stopped half-way), stored `agoMs` ago. */
+async function unusedFile(agoMs: number): Promise<string> {
+  const content = new TextEncoder().encode(unique("orphan"));
+  const sha256 = createHash("sha256").update(content).digest("hex");
+  await ctx.db.insert(files).values({
+    sha256,
+    mediaType: "text/plain",
+    size: content.byteLength,
+    content,
+    createdAt: ago(agoMs),
+  });
+  return sha256;
+}
+
+/** These file contents, as if stored `agoMs` ago (so only references keep them). */
+async function ageFiles(shas: Iterable<string>, agoMs: number): Promise<void> {
+  await ctx.db
+    .update(files)
+    .set({ createdAt: ago(agoMs) })
+    .where(inArray(files.sha256, [...shas]));
+}
+
+describe("pruneStores: file contents no version references", () => {
+  it("go a day after they were stored; a content a version references stays however old, and one shared with another paper outlives the paper that goes", async () => {
+    const old = await unusedFile(DAY + HOUR);
+    const fresh = await unusedFile(HOUR);
+    // Two papers sharing the diagram and the data; their plots differ (a shade apart).
+    const a = await publishFigurePaper(ctx, 30);
+    const b = await publishFigurePaper(ctx, 31);
+    const hashes = (s: typeof a.source) => new Map(s.files.map((f) => [f.name, f.sha256]));
+    const [filesA, filesB] = [hashes(a.source), hashes(b.source)];
+    expect(filesA.get("figures/diagram.svg")).toBe(filesB.get("figures/diagram.svg"));
+    expect(filesA.get("figures/plot.png")).not.toBe(filesB.get("figures/plot.png"));
+    await ageFiles([...filesA.values(), ...filesB.values()], 40 * DAY);
+
+    const counted = await pruneStores(ctx, { dryRun: true });
+    expect(rowsIn(counted, "files")).toBe(1);
+    await prune();
+    expect(await exists("files", "sha256", old)).toBe(false);
+    expect(await exists("files", "sha256", fresh)).toBe(true);
+    for (const sha of [...filesA.values(), ...filesB.values()]) {
+      expect(await exists("files", "sha256", sha), sha).toBe(true);
+    }
+
+    // Paper A's versions no longer list their files (as a purge would leave them).
+    await ctx.db.delete(versionFiles).where(eq(versionFiles.paperId, a.paperId));
+    const report = await prune();
+    expect(rowsIn(report, "files")).toBe(1);
+    expect(await exists("files", "sha256", filesA.get("figures/plot.png") as string)).toBe(false);
+    for (const sha of filesB.values()) expect(await exists("files", "sha256", sha), sha).toBe(true);
+  });
+
+  it("are kept while a migration into the database is unfinished (its files come before its versions)", async () => {
+    const orphan = await unusedFile(2 * DAY);
+    await ctx.db.execute(sql`create schema quire_migrate`);
+    try {
+      await ctx.db.execute(sql`create table quire_migrate.run (source_id text)`);
+      expect(rowsIn(await pruneStores(ctx, { dryRun: true }), "files")).toBe(0);
+      await prune();
+      expect(await exists("files", "sha256", orphan)).toBe(true);
+    } finally {
+      await ctx.db.execute(sql`drop schema quire_migrate cascade`);
+    }
+    await prune();
+    expect(await exists("files", "sha256", orphan)).toBe(false);
+  });
+
+  it("go at most 50 to a statement (a content is up to 10 MiB), each batch reported; the report says the store's size against FILES_MAX_MB", async () => {
+    await prune();
+    for (let i = 0; i < 120; i++) await unusedFile(2 * DAY);
+    expect(rowsIn(await pruneStores(ctx, { dryRun: true }), "files")).toBe(120);
+    const progress: number[] = [];
+    const report = await pruneStores(ctx, {
+      onProgress: (p) => {
+        if (p.store === "files") progress.push(p.rows);
+      },
+    });
+    if (report.outcome !== "pruned") throw new Error(report.outcome);
+    expect(report.stores.find((s) => s.store === "files")).toEqual({
+      store: "files",
+      rows: 120,
+      batches: 3,
+    });
+    expect(progress).toEqual([50, 100, 120]);
+    const [stored] = await rowsOf<{ n: string | number; bytes: string | number }>(
+      ctx.db,
+      sql`select count(*) as n, coalesce(sum(size), 0) as bytes from files`,
+    );
+    expect(report.usage).toEqual([
+      {
+        store: "files",
+        rows: Number(stored?.n),
+        bytes: Number(stored?.bytes),
+        maxBytes: ctx.settings.filesMaxBytes,
+      },
+    ]);
+  });
+
+  it("a content a version is being stored with is not deleted from under it (on PostgreSQL: locked rows are skipped, not waited for)", async () => {
+    const sha = await unusedFile(2 * DAY);
+    if (database.kind === "postgres") {
+      const other = await secondInstance(database);
+      try {
+        let release: () => void = () => {};
+        const holding = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let entered: () => void = () => {};
+        const inside = new Promise<void>((resolve) => {
+          entered = resolve;
+        });
+        // What storeVersionFiles does with a content it is about to reference.
+        const holder = other.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1 from files where sha256 = ${sha} for key share`);
+          entered();
+          await holding;
+        });
+        await inside;
+        const report = await prune();
+        expect(rowsIn(report, "files")).toBe(0);
+        expect(await exists("files", "sha256", sha)).toBe(true);
+        release();
+        await holder;
+      } finally {
+        await other.close();
+      }
+    } else {
+      // One connection: a version's transaction and the prune never overlap, so what the
+      // version stores (again) after a prune is simply there.
+      await prune();
+      expect(await exists("files", "sha256", sha)).toBe(false);
+    }
+    const again = await publishFigurePaper(ctx, 32);
+    await ageFiles(
+      again.source.files.map((f) => f.sha256),
+      40 * DAY,
+    );
+    await prune();
+    for (const f of again.source.files) {
+      expect(await exists("files", "sha256", f.sha256), f.name).toBe(true);
     }
   });
 });

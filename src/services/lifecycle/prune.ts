@@ -7,6 +7,7 @@ import { z } from "zod";
 import { rowsOf, withTryAdvisoryLock } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden } from "../errors.ts";
+import { filesUsage } from "../files/index.ts";
 import { RETENTION_RULES, type RetentionRule } from "./policy.ts";
 
 /** The advisory-lock key of the prune (an arbitrary constant, per database): "qprn". */
@@ -44,8 +45,22 @@ export interface StoreOutcome {
   error?: string;
 }
 
+/** A store bounded by size, measured after the prune: rows, bytes, and the bound in bytes. */
+export interface StoreUsage {
+  store: string;
+  rows: number;
+  bytes: number;
+  maxBytes: number;
+}
+
 export type PruneReport =
-  | { outcome: "pruned" | "counted" | "stopped"; stores: StoreOutcome[]; rows: number }
+  | {
+      outcome: "pruned" | "counted" | "stopped";
+      stores: StoreOutcome[];
+      rows: number;
+      /** The stores bounded by size (file contents, FILES_MAX_MB), as the run left them. */
+      usage: StoreUsage[];
+    }
   | { outcome: "skipped"; reason: string };
 
 export const ANOTHER_INSTANCE = "another instance is pruning";
@@ -79,7 +94,7 @@ export async function pruneStores(
       stores.push(outcome);
       input.onProgress?.({ store: rule.store, rows: outcome.rows, batches: 0 });
     }
-    return { outcome: "counted", stores, rows: total(stores) };
+    return { outcome: "counted", stores, rows: total(stores), usage: await usage(ctx) };
   }
   const locked = await withTryAdvisoryLock(ctx.db, PRUNE_LOCK_KEY, async () => {
     const stores: StoreOutcome[] = [];
@@ -90,7 +105,12 @@ export async function pruneStores(
       if (outcome.rows > 0) await reclaim(ctx, rule.store);
     }
     const stopped = input.signal?.aborted === true;
-    return { outcome: stopped ? "stopped" : "pruned", stores, rows: total(stores) } as const;
+    return {
+      outcome: stopped ? "stopped" : "pruned",
+      stores,
+      rows: total(stores),
+      usage: await usage(ctx),
+    } as const;
   });
   return locked.ran ? locked.value : { outcome: "skipped", reason: ANOTHER_INSTANCE };
 }
@@ -106,6 +126,24 @@ async function reclaim(ctx: ServiceContext, store: string): Promise<void> {
     await ctx.db.execute(sql`vacuum ${sql.identifier(store)}`);
   } catch (error) {
     ctx.logger.warn({ err: error, store }, "prune: vacuum after the prune failed");
+  }
+}
+
+/** The size-bounded stores against their bounds; a failure to measure is logged, not fatal. */
+async function usage(ctx: ServiceContext): Promise<StoreUsage[]> {
+  try {
+    const stored = await filesUsage(ctx.db);
+    return [
+      {
+        store: "files",
+        rows: stored.count,
+        bytes: stored.bytes,
+        maxBytes: ctx.settings.filesMaxBytes,
+      },
+    ];
+  } catch (error) {
+    ctx.logger.warn({ err: error }, "prune: measuring the file store failed");
+    return [];
   }
 }
 
@@ -141,14 +179,15 @@ async function pruneRule(
         if (input.signal?.aborted) return { store: rule.store, rows, batches };
         // The clock is read per batch: a long run removes what expired while it ran.
         const condition = rule.prunable(ctx.clock.now())[i] as SQL;
-        const deleted = await deleteBatch(ctx, rule.store, condition, batchSize);
+        const limit = Math.min(batchSize, rule.batchMax ?? batchSize);
+        const deleted = await deleteBatch(ctx, rule, condition, limit);
         if (deleted.candidates === 0) break;
         rows += deleted.rows;
         batches++;
         input.onProgress?.({ store: rule.store, rows, batches });
-        // Fewer than a batch left; or none of these could be deleted (each changed meanwhile),
-        // and the next run looks again.
-        if (deleted.candidates < batchSize || deleted.rows === 0) break;
+        // Fewer than a batch left; or none of these could be deleted (each changed meanwhile,
+        // or is locked), and the next run looks again.
+        if (deleted.candidates < limit || deleted.rows === 0) break;
       }
     }
     return { store: rule.store, rows, batches };
@@ -157,24 +196,31 @@ async function pruneRule(
   }
 }
 
-/** One batch: up to `limit` rows matching `condition`, found by ctid and deleted by it. */
+/**
+ * One batch: up to `limit` rows matching `condition`, found by ctid and deleted by it. With
+ * `skipLocked`, a row another transaction holds is left out of the delete (for the next run).
+ */
 async function deleteBatch(
   ctx: ServiceContext,
-  store: string,
+  rule: RetentionRule,
   condition: SQL,
   limit: number,
 ): Promise<{ candidates: number; rows: number }> {
-  const table = sql.identifier(store);
+  const table = sql.identifier(rule.store);
   const found = await rowsOf<{ id: string }>(
     ctx.db,
     sql`select ctid::text as id from ${table} where ${condition} limit ${limit}`,
   );
   if (found.length === 0) return { candidates: 0, rows: 0 };
-  const ids = found.map((r) => r.id);
+  const ids = sql`${sql.param(found.map((r) => r.id))}::text[]::tid[]`;
   const deleted = await rowsOf<{ one: number }>(
     ctx.db,
-    sql`delete from ${table} where ctid = any(${sql.param(ids)}::text[]::tid[]) and ${condition}
-        returning 1 as one`,
+    rule.skipLocked
+      ? sql`delete from ${table} where ctid in (
+            select ctid from ${table} where ctid = any(${ids}) and ${condition}
+            for update skip locked)
+          returning 1 as one`
+      : sql`delete from ${table} where ctid = any(${ids}) and ${condition} returning 1 as one`,
   );
   return { candidates: found.length, rows: deleted.length };
 }

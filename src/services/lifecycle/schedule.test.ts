@@ -7,7 +7,9 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db } from "../../db/client.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
+import { publishFigurePaper } from "../../testing/figure-papers.ts";
 import type { ServiceContext } from "../context.ts";
+import { filesUsage } from "../files/index.ts";
 import { type PruneTimers, startPeriodicPrune } from "./index.ts";
 
 let database: Database;
@@ -83,6 +85,30 @@ describe("startPeriodicPrune", () => {
     // A stopped schedule sets no new timer, even if a run is asked for.
     await prune.runNow();
     expect(live()).toEqual([]);
+  });
+
+  it("warns while the file store is at 90 % of FILES_MAX_MB or more, and not below", async () => {
+    await publishFigurePaper(testContext(database), 5);
+    const { bytes } = await filesUsage(database.db);
+    const near = (filesMaxBytes: number) => {
+      const { timers } = manualTimers();
+      const { ctx, lines } = capturingContext();
+      const settings = { ...ctx.settings, filesMaxBytes };
+      return {
+        prune: startPeriodicPrune({ ...ctx, settings }, { intervalMs: 600_000, timers }),
+        lines,
+      };
+    };
+    const full = near(Math.ceil(bytes / 0.95));
+    await full.prune.runNow();
+    const warning = full.lines.find((l) => l.msg.startsWith("a store is near its bound"));
+    expect(warning).toMatchObject({ level: 40, store: "files", bytes });
+    await full.prune.stop();
+
+    const roomy = near(bytes * 2);
+    await roomy.prune.runNow();
+    expect(roomy.lines.some((l) => l.msg.startsWith("a store is near its bound"))).toBe(false);
+    await roomy.prune.stop();
   });
 
   it("takes the interval for the first run when the interval is shorter", () => {

@@ -2,6 +2,9 @@
 import { type ServiceContext, withCaller } from "../context.ts";
 import { type PruneReport, pruneStores } from "./prune.ts";
 
+/** Past this share of its bound, a size-bounded store is logged as a warning at each prune. */
+const NEAR_BOUND = 0.9;
+
 /** The first run comes this long after start (or after one interval, if that is shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
 
@@ -76,6 +79,19 @@ export function startPeriodicPrune(
           { removed, rows: report.rows, ms, ...(failed.length > 0 ? { failed } : {}) },
           "pruned the stores past retention",
         );
+        for (const store of report.usage) {
+          if (store.bytes >= NEAR_BOUND * store.maxBytes) {
+            ctx.logger.warn(
+              {
+                store: store.store,
+                rows: store.rows,
+                bytes: store.bytes,
+                max_bytes: store.maxBytes,
+              },
+              "a store is near its bound (FILES_MAX_MB for files)",
+            );
+          }
+        }
       }
       return report;
     } catch (error) {

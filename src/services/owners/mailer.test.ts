@@ -29,7 +29,12 @@ beforeAll(async () => {
   ctx = testContext(database, {
     logger,
     mailer,
-    settings: { baseUrl: "https://quire.example.org", chunkMaxChars: 2000, keyPrefix: "quire" },
+    settings: {
+      baseUrl: "https://quire.example.org",
+      chunkMaxChars: 2000,
+      filesMaxBytes: 2048 * 1024 * 1024,
+      keyPrefix: "quire",
+    },
   });
 });
 afterAll(async () => {

@@ -80,6 +80,23 @@ describe("importPapers with a source bundle", () => {
     expect(again).toMatchObject({ already_imported: 1, published: 0 });
   });
 
+  it("refuses a line whose files would pass FILES_MAX_MB with the reason, and imports the lines after it", async () => {
+    await writeFile(join(folder, "other.zip"), await figureBundle(91));
+    const full = { ...ctx, settings: { ...ctx.settings, filesMaxBytes: 1 } };
+    const seen: ImportLineResult[] = [];
+    const summary = await importPapers(
+      full,
+      [record({ source: "other.zip" }), record({ body: paperInput().body })],
+      (r) => seen.push(r),
+      {
+        readSource: bundleReader(folder),
+      },
+    );
+    expect(summary).toMatchObject({ invalid: 1, published: 1 });
+    expect(seen[0]?.messages.join()).toMatch(/^source: The archive's file store is full/);
+    expect(seen[1]?.outcome).toBe("published");
+  });
+
   it("refuses a record with a source when the import cannot read files", async () => {
     const seen: ImportLineResult[] = [];
     await importPapers(ctx, [record({ source: "paper.zip" })], (r) => seen.push(r));

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { papers } from "../../db/schema/index.ts";
+import { rowsOf } from "../../db/sql.ts";
 import { createTestDatabase, testContext } from "../../testing/db.ts";
 import { makeOwner, paperInput } from "../../testing/factories.ts";
 import type { ServiceContext } from "../context.ts";
@@ -32,11 +33,43 @@ function record(overrides: Record<string, unknown> = {}) {
 }
 
 describe("importPapers", () => {
-  it("loads the sample papers into an empty archive once", async () => {
+  it("loads the sample papers into an empty archive once, the two with figures from their bundles", async () => {
     const first = await seedSamplePapers(ctx);
-    expect(first?.published).toBe(12);
-    expect(first?.rejected).toBe(0);
+    expect(first).toMatchObject({ published: 14, rejected: 0, invalid: 0, held: 0 });
     expect(await seedSamplePapers(ctx)).toBeNull();
+
+    const rows = await rowsOf<{ id: string; title: string }>(
+      ctx.db,
+      sql`select paper_id as id, title from paper_versions`,
+    );
+    const idOf = (start: string) => rows.find((r) => r.title.startsWith(start))?.id ?? "";
+
+    // From LaTeX: title and abstract from \title and the abstract, numbered equations, a
+    // theorem, a table, figures and a bibliography; the LaTeX sources kept as `source` files.
+    const latex = await getPaper(ctx, { id: idOf("Exact Coverage of the Wald and Wilson") });
+    expect(latex.version.abstract).toMatch(/^The Wald interval for a binomial proportion/);
+    expect(latex.version.body).toMatch(/\\tag\{3\}\n\$\$/);
+    expect(latex.version.body).toContain("Equation ([3](#eq-3))");
+    expect(latex.version.body).toMatch(/\*\*Theorem 1\.\*\*/);
+    expect(latex.version.body).toContain("Table: Table 1:");
+    expect(latex.version.body).toMatch(/\\\[1\\\] A\. Agresti and B\. A\. Coull/);
+    expect(latex.version.body).not.toContain("Cited by");
+    expect(latex.version.files.map((f) => [f.name, f.role, f.media_type])).toEqual([
+      ["figures/coverage-n30.png", "figure", "image/png"],
+      ["figures/coverage-p010.png", "figure", "image/png"],
+      ["data/coverage.csv", "supplementary", "text/csv"],
+      ["main.tex", "source", "application/x-tex"],
+      ["refs.bib", "source", "application/x-bibtex"],
+    ]);
+
+    // From Markdown: SVG figures and the data as CSV.
+    const markdown = await getPaper(ctx, { id: idOf("Linear Probing at High Load") });
+    expect(markdown.version.body).toContain("![Figure 1: Mean probes per successful");
+    expect(markdown.version.files.map((f) => [f.name, f.role, f.media_type])).toEqual([
+      ["figures/probes.svg", "figure", "image/svg+xml"],
+      ["figures/tail.svg", "figure", "image/svg+xml"],
+      ["data/probes.csv", "supplementary", "text/csv"],
+    ]);
   });
 
   it("reports bad lines by number, imports the rest, and is idempotent on rerun", async () => {

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { DomainError, Invalid } from "../errors.ts";
+import { FilesFull, type SavedConversions } from "../files/index.ts";
 import { findOwnerByHandle } from "../owners/index.ts";
 import { subjectsProblems } from "../subjects/index.ts";
 import { type PublishResult, publishVersion } from "./publish.ts";
@@ -59,6 +60,11 @@ export interface ImportOptions {
    * a `source` are invalid.
    */
   readSource?: (path: string) => Promise<Uint8Array>;
+  /**
+   * LaTeX conversions made earlier, by archive hash (the sample papers'): a bundle found here
+   * is not converted again, and imports as if it had been (same text, files and import key).
+   */
+  savedConversions?: SavedConversions;
 }
 
 /**
@@ -136,7 +142,12 @@ async function importLine(
     }
     try {
       const bytes = await options.readSource(record.source);
-      source = await fieldsFromSource(ctx, record, { bytes, main: record.main });
+      source = await fieldsFromSource(
+        ctx,
+        record,
+        { bytes, main: record.main },
+        { saved: options.savedConversions },
+      );
     } catch (error) {
       if (error instanceof Invalid && error.issues.length > 0) {
         const messages = error.issues.map((issue) => `${issue.name}: ${issue.message}`);
@@ -178,7 +189,7 @@ async function importLine(
         messages: [`owner: no owner has the handle "${record.owner}"`],
       };
   }
-  const result = await publishVersion(ctx, {
+  const input = {
     title: source ? source.title : (record.title ?? ""),
     abstract: source ? source.abstract : (record.abstract ?? ""),
     body: source ? source.body : (record.body ?? ""),
@@ -191,7 +202,16 @@ async function importLine(
     importKey: importKeyOf(source ? { ...record, source: source.sha256 } : record),
     llmScreening: options.llmScreening ?? false,
     ...(record.published_at ? { publishedAt: new Date(record.published_at) } : {}),
-  });
+  };
+  let result: PublishResult;
+  try {
+    result = await publishVersion(ctx, input);
+  } catch (error) {
+    // A full file store (FILES_MAX_MB) refuses this line; the lines after it may still go in
+    // (text, or files the archive already has).
+    if (!(error instanceof FilesFull)) throw error;
+    return { line, outcome: "invalid", messages: [`source: ${error.message}`] };
+  }
   if (result.outcome === "already_imported") {
     return { line, outcome: result.outcome, paper_id: result.paper_id, messages: [] };
   }

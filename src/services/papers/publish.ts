@@ -234,8 +234,11 @@ export async function publishVersion(
         });
       }
     }
-    if (input.files) await storeVersionFiles(db, { paperId, version }, input.files, now);
-    else if (input.keepFiles && version > 1) {
+    if (input.files) {
+      await storeVersionFiles(db, { paperId, version }, input.files, now, {
+        maxBytes: ctx.settings.filesMaxBytes,
+      });
+    } else if (input.keepFiles && version > 1) {
       await keepVersionFiles(db, { paperId, version: version - 1 }, { version });
     }
     const spans = await chunkVersion(input, { maxChars: ctx.settings.chunkMaxChars });

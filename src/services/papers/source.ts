@@ -4,7 +4,12 @@
  */
 import { createHash } from "node:crypto";
 import type { ServiceContext } from "../context.ts";
-import { type PreparedFile, prepareSource, SourceRefused } from "../files/index.ts";
+import {
+  type PreparedFile,
+  prepareSource,
+  type SavedConversions,
+  SourceRefused,
+} from "../files/index.ts";
 
 /** A source bundle as uploaded: the archive's bytes, and its main file when it must be named. */
 export interface SourceUpload {
@@ -31,13 +36,15 @@ function given(value: string | undefined): value is string {
  * (checked first, before any conversion; a body of only spaces counts as none). A title or
  * abstract left empty comes from the source (LaTeX's `\title` and abstract environment),
  * and one typed wins over it. The bundle is read by the files domain (prepareSource) with
- * the server's LaTeX converter, `ctx.latex`; whatever it refuses is a SourceRefused saying
- * why. Nothing is stored here.
+ * the server's LaTeX converter, `ctx.latex`, or a conversion `saved` of this very archive
+ * (how the LaTeX sample papers are seeded without LaTeXML); whatever it refuses is a
+ * SourceRefused saying why. Nothing is stored here.
  */
 export async function fieldsFromSource(
   ctx: ServiceContext,
   typed: { title?: string | undefined; abstract?: string | undefined; body?: string | undefined },
   source: SourceUpload,
+  options: { saved?: SavedConversions | undefined } = {},
 ): Promise<FieldsFromSource> {
   if (given(typed.body)) {
     throw new SourceRefused(
@@ -46,7 +53,11 @@ export async function fieldsFromSource(
       "The submission was refused",
     );
   }
-  const prepared = await prepareSource(source.bytes, { main: source.main, latex: ctx.latex });
+  const prepared = await prepareSource(source.bytes, {
+    main: source.main,
+    latex: ctx.latex,
+    saved: options.saved,
+  });
   return {
     title: given(typed.title) ? typed.title : prepared.title,
     abstract: given(typed.abstract) ? typed.abstract : prepared.abstract,

@@ -111,6 +111,7 @@ export const submitEn = {
       timeout: (seconds: number) =>
         `The LaTeX conversion took longer than ${seconds} seconds and was stopped. Look for a macro or loop that never ends.`,
       no_text: (path: string) => `The converter found no text in “${path}”.`,
+      not_latex: "The bundle holds no LaTeX file with \\documentclass to convert.",
       body_and_source:
         "Give a body or a source bundle, not both: the bundle's text becomes the body. Empty the body field, or leave the bundle out.",
     },

@@ -109,6 +109,7 @@ export const submitEs: typeof submitEn = {
       timeout: (seconds: number) =>
         `La conversión de LaTeX tardó más de ${seconds} segundos y se detuvo. Busca una macro o un bucle que no termine nunca.`,
       no_text: (path: string) => `El conversor no encontró texto en «${path}».`,
+      not_latex: "El paquete no tiene ningún archivo LaTeX con \\documentclass que convertir.",
       body_and_source:
         "Indica un cuerpo o un paquete de fuentes, no ambos: el texto del paquete pasa a ser el cuerpo. Vacía el campo del cuerpo o no adjuntes el paquete.",
     },
