@@ -55,18 +55,19 @@ async function settle() {
 }
 
 describe("GET /api/v1/papers/{id}/related", () => {
-  it("lists the other papers closest first, each a list item with a score", async () => {
+  it("lists the other papers closest first, each a list item with its language and a score", async () => {
     const { res, body } = await related(`/api/v1/papers/${ids.tidesA}/related`);
     expect(body.paper_id).toBe(ids.tidesA);
     expect(body.version).toBe(1);
     expect(body.related[0]?.id).toBe(ids.tidesB);
     expect(body.related.map((r) => r.id)).not.toContain(ids.tidesA);
-    // The same item as the paper list gives, plus its score.
+    // The same item as the paper list gives, plus its language (for the title's `lang`) and score.
     const list = (await (await t.app.request("/api/v1/papers")).json()) as {
       papers: PaperListItem[];
     };
-    const { score, ...item } = body.related[0]!;
+    const { score, language, ...item } = body.related[0]!;
     expect(item).toEqual(list.papers.find((p) => p.id === ids.tidesB));
+    expect(language).toBe("en");
     expect(score).toBeGreaterThan(0);
     expect(score).toBeLessThanOrEqual(1);
     // A public read: cacheable, and drawn from the reads bucket.
