@@ -31,6 +31,11 @@ describe("voteSubject", () => {
     expect(voteSubject([{ subjects: ["cs.CL"], score: 0.99 }])).toBeNull();
     expect(voteSubject([])).toBeNull();
     expect(voteSubject([{ subjects: [], score: 0.9 }])).toBeNull();
+    // A share exactly at minShare: the same answer in either order (found by the property
+    // below once the sums were taken in input order).
+    const a = { subjects: ["cs.IR", "cs.CL", "cs.LG"], score: 4.1162556895485314e-221 };
+    const b = { subjects: ["cs.IR", "cs.CL", "q-bio.NC"], score: 6.215918399279628e-232 };
+    expect(voteSubject([a, b])).toBe(voteSubject([b, a]));
   });
 
   const neighbour = fc.record({

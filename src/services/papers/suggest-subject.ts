@@ -50,7 +50,13 @@ export function voteSubject(
   const weight = new Map<string, number>();
   const support = new Map<string, number>();
   let total = 0;
-  for (const n of neighbours) {
+  // Summed in one order whatever order the neighbours come in: floating-point sums depend on
+  // their order, and a share exactly at minShare must not pass in one order and fail in another.
+  const key = (n: Neighbour) => n.subjects.join(" ");
+  const ordered = [...neighbours].sort(
+    (a, b) => a.score - b.score || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0),
+  );
+  for (const n of ordered) {
     n.subjects.forEach((code, i) => {
       const w = n.score * (i === 0 ? 1 : settings.crossListWeight);
       weight.set(code, (weight.get(code) ?? 0) + w);
