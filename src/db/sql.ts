@@ -3,7 +3,7 @@
  * and array parameters that behave the same on PGlite and node-postgres, the `search_meta`
  * key/value store, and unique-violation detection.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 
 /**
@@ -20,9 +20,24 @@ export async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<
   return result.rows;
 }
 
+type ArrayType = "text" | "int4" | "int8";
+
 /** A typed array parameter that works the same through node-postgres and PGlite. */
-export function pgArray(values: readonly (string | number)[], type: "text" | "int4" | "int8") {
+export function pgArray(values: readonly (string | number)[], type: ArrayType) {
   return sql`${sql.param(values)}::${sql.raw(type)}[]`;
+}
+
+/**
+ * SQL: the pair of columns `(a, b)` is one of the given pairs (`as[i]`, `bs[i]`), sent as two
+ * array parameters unnested side by side, so the statement is the same for any number of pairs
+ * (a paper version's `(paper_id, version)`, a stream's `(agent_id, session_id)`).
+ */
+export function pairIn(
+  [a, b]: readonly [SQLWrapper, SQLWrapper],
+  [as, aType]: readonly [readonly (string | number)[], ArrayType],
+  [bs, bType]: readonly [readonly (string | number)[], ArrayType],
+): SQL {
+  return sql`(${a}, ${b}) in (select * from unnest(${pgArray(as, aType)}, ${pgArray(bs, bType)}))`;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chunks } from "../../db/schema/index.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { pairIn, rowsOf } from "../../db/sql.ts";
 import { bodyCaptions, captionChunks } from "./chunk-version.ts";
 import type { ChunkOptions } from "./chunker.ts";
 import { chunkRow } from "./rows.ts";
@@ -58,13 +58,11 @@ export async function addMissingCaptionChunks(
         db,
         sql`select c.paper_id, c.version, c.chunk_index, c.field, c.start, c."end", c.section
             from chunks c
-            where (c.paper_id, c.version) in (select * from unnest(${pgArray(
-              found.map((f) => f.paper_id),
-              "text",
-            )}, ${pgArray(
-              found.map((f) => f.version),
-              "int4",
-            )}))`,
+            where ${pairIn(
+              [sql`c.paper_id`, sql`c.version`],
+              [found.map((f) => f.paper_id), "text"],
+              [found.map((f) => f.version), "int4"],
+            )}`,
       );
       const byVersion = new Map<string, typeof existing>();
       for (const c of existing) {

@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { FILE_ROLES, files, versionFiles } from "../../db/schema/index.ts";
-import { pgArray, rowsOf } from "../../db/sql.ts";
+import { pairIn, rowsOf } from "../../db/sql.ts";
 import { Unavailable } from "../errors.ts";
 import type { PreparedFile } from "./bundle.ts";
 
@@ -182,13 +182,11 @@ export async function listFilesOfVersions(
     .from(versionFiles)
     .innerJoin(files, eq(files.sha256, versionFiles.sha256))
     .where(
-      sql`(${versionFiles.paperId}, ${versionFiles.version}) in (select * from unnest(${pgArray(
-        versions.map((v) => v.paperId),
-        "text",
-      )}, ${pgArray(
-        versions.map((v) => v.version),
-        "int4",
-      )}))`,
+      pairIn(
+        [versionFiles.paperId, versionFiles.version],
+        [versions.map((v) => v.paperId), "text"],
+        [versions.map((v) => v.version), "int4"],
+      ),
     )
     .orderBy(
       asc(versionFiles.paperId),

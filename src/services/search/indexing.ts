@@ -2,6 +2,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
+  pairIn,
   pgArray,
   preparedRows,
   rowsOf,
@@ -610,13 +611,11 @@ const bag = new FeatureBag();
 
 /** SQL: the chunks of the given paper versions (over chunks `c`). */
 function ofVersions(versions: readonly { paperId: string; version: number }[]): SQL {
-  return sql`(c.paper_id, c.version) in (select * from unnest(${pgArray(
-    versions.map((v) => v.paperId),
-    "text",
-  )}, ${pgArray(
-    versions.map((v) => v.version),
-    "int4",
-  )}))`;
+  return pairIn(
+    [sql`c.paper_id`, sql`c.version`],
+    [versions.map((v) => v.paperId), "text"],
+    [versions.map((v) => v.version), "int4"],
+  );
 }
 
 /** Feature → number of the given chunks that hold it. */

@@ -4,7 +4,7 @@
  */
 import { and, eq, gt, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import { resourceSubscriptions } from "../../db/schema/index.ts";
-import { pgArray } from "../../db/sql.ts";
+import { pairIn, pgArray } from "../../db/sql.ts";
 import type { ServiceContext } from "../context.ts";
 import { Forbidden } from "../errors.ts";
 import type { Wakeup } from "../notifications/index.ts";
@@ -27,13 +27,11 @@ const graceAfter = (now: Date) => new Date(now.getTime() + SUBSCRIPTION_GRACE_SE
 /** The subscriptions of these streams that are still live at `now`. */
 function liveOf(streams: readonly StreamKey[], now: Date): SQL {
   return and(
-    sql`(${resourceSubscriptions.agentId}, ${resourceSubscriptions.sessionId}) in (select * from unnest(${pgArray(
-      streams.map((s) => s.agentId),
-      "text",
-    )}, ${pgArray(
-      streams.map((s) => s.sessionId),
-      "text",
-    )}))`,
+    pairIn(
+      [resourceSubscriptions.agentId, resourceSubscriptions.sessionId],
+      [streams.map((s) => s.agentId), "text"],
+      [streams.map((s) => s.sessionId), "text"],
+    ),
     gt(resourceSubscriptions.expiresAt, now),
   ) as SQL;
 }
