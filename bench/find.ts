@@ -7,8 +7,9 @@
  *   `subject` + `since` in each order (`newest`, `updated`, `discussed`) and a group
  *   (`cs` + `since`), first pages and a page deep in the listing: p50 and p95 in ms.
  *   Target: filtered p95 ≤ 10 ms on PostgreSQL.
- * - search: the same queries unfiltered and with `subject` + `since` (lexical and hybrid):
- *   p95 of each and their ratio. Target: filtered p95 within 1.2× of unfiltered.
+ * - search: 200 queries (titles' first words) unfiltered, with `subject` + `since` (narrow)
+ *   and with the group `cs` (broad, nearly every paper), interleaved query by query (lexical
+ *   and hybrid): p95 of each and their ratio. Target: filtered p95 within 1.2× of unfiltered.
  *
  * Writes `bench/results/find.json` (and `.md`). `--smoke`: 300 abstracts, a few iterations.
  *
@@ -37,7 +38,7 @@ type Engine = "pglite" | "postgres";
 const ARXIV = new URL("../../shared/data/arxiv-daily-cs/data/", import.meta.url);
 const PAPERS = positive("BENCH_PAPERS", orSmoke(100_000, 300));
 const ITERATIONS = positive("BENCH_ITERATIONS", orSmoke(200, 5));
-const QUERIES = positive("BENCH_QUERIES", orSmoke(60, 3));
+const QUERIES = positive("BENCH_QUERIES", orSmoke(200, 3));
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite")
   .split(",")
@@ -75,23 +76,44 @@ interface Timing {
 
 /** Times `run` over `iterations` calls (after a warm-up of a tenth of them). */
 async function time(name: string, iterations: number, run: (i: number) => Promise<unknown>) {
-  for (let i = 0; i < Math.max(1, Math.floor(iterations / 10)); i++) await run(i);
-  const ms: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await run(i);
-    ms.push(performance.now() - started);
+  const [timing] = await timeTogether(iterations, { [name]: run });
+  return timing!;
+}
+
+/**
+ * Times several variants of the same calls interleaved: call i of every variant runs before
+ * call i + 1 of any, in an order that rotates, so a variant is compared with its baseline on
+ * the same machine state (a drift in load, a cache warming) rather than minutes apart.
+ */
+async function timeTogether(
+  iterations: number,
+  variants: Record<string, (i: number) => Promise<unknown>>,
+): Promise<Timing[]> {
+  const entries = Object.entries(variants);
+  for (let i = 0; i < Math.max(1, Math.floor(iterations / 10)); i++) {
+    for (const [, run] of entries) await run(i);
   }
-  samples(name, ms.length);
-  ms.sort((a, b) => a - b);
-  const timing: Timing = {
-    name,
-    n: ms.length,
-    p50Ms: figure(`${name} p50`, percentile(ms, 50)),
-    p95Ms: figure(`${name} p95`, percentile(ms, 95)),
-  };
-  log(`  ${name}: p50 ${timing.p50Ms.toFixed(2)} ms, p95 ${timing.p95Ms.toFixed(2)} ms`);
-  return timing;
+  const ms = entries.map((): number[] => []);
+  for (let i = 0; i < iterations; i++) {
+    for (let k = 0; k < entries.length; k++) {
+      const j = (i + k) % entries.length;
+      const started = performance.now();
+      await entries[j]![1](i);
+      ms[j]!.push(performance.now() - started);
+    }
+  }
+  return entries.map(([name], j) => {
+    const sorted = ms[j]!.sort((a, b) => a - b);
+    samples(name, sorted.length);
+    const timing: Timing = {
+      name,
+      n: sorted.length,
+      p50Ms: figure(`${name} p50`, percentile(sorted, 50)),
+      p95Ms: figure(`${name} p95`, percentile(sorted, 95)),
+    };
+    log(`  ${name}: p50 ${timing.p50Ms.toFixed(2)} ms, p95 ${timing.p95Ms.toFixed(2)} ms`);
+    return timing;
+  });
 }
 
 async function withEngine<T>(engine: Engine, run: (ctx: ServiceContext) => Promise<T>) {
@@ -181,27 +203,21 @@ async function measure(engine: Engine) {
     log(`${engine}: search (${titles.length} queries, each mode, unfiltered and filtered)`);
     const search: Record<string, number | string>[] = [];
     for (const mode of ["lexical", "hybrid"] as const) {
-      const plain = await time(`search ${mode}`, titles.length, (i) =>
-        searchChunks(anonymous, { q: titles[i % titles.length]!, mode }),
-      );
-      const narrow = await time(`search ${mode}, cs.CL since mid`, titles.length, (i) =>
-        searchChunks(anonymous, {
-          q: titles[i % titles.length]!,
-          mode,
-          subject: "cs.CL",
-          since: mid,
-        }),
-      );
-      const broad = await time(`search ${mode}, group cs`, titles.length, (i) =>
-        searchChunks(anonymous, { q: titles[i % titles.length]!, mode, subject: "cs" }),
-      );
+      const q = (i: number) => titles[i % titles.length]!;
+      const [plain, narrow, broad] = await timeTogether(titles.length, {
+        [`search ${mode}`]: (i) => searchChunks(anonymous, { q: q(i), mode }),
+        [`search ${mode}, cs.CL since mid`]: (i) =>
+          searchChunks(anonymous, { q: q(i), mode, subject: "cs.CL", since: mid }),
+        [`search ${mode}, group cs`]: (i) =>
+          searchChunks(anonymous, { q: q(i), mode, subject: "cs" }),
+      });
       search.push({
         mode,
-        unfilteredP95Ms: plain.p95Ms,
-        narrowP95Ms: narrow.p95Ms,
-        broadP95Ms: broad.p95Ms,
-        narrowRatio: figure("narrow ratio", narrow.p95Ms / plain.p95Ms),
-        broadRatio: figure("broad ratio", broad.p95Ms / plain.p95Ms),
+        unfilteredP95Ms: plain!.p95Ms,
+        narrowP95Ms: narrow!.p95Ms,
+        broadP95Ms: broad!.p95Ms,
+        narrowRatio: figure("narrow ratio", narrow!.p95Ms / plain!.p95Ms),
+        broadRatio: figure("broad ratio", broad!.p95Ms / plain!.p95Ms),
       });
     }
     const worstList = Math.max(...filtered.map((t) => t.p95Ms));

@@ -357,6 +357,46 @@ describe("filters and grouping", () => {
     }
   });
 
+  it("finds a paper published a moment ago under a narrow filter, and keeps a filter learnt broad exact", async () => {
+    const op = { ...ctx, caller: operator };
+    const made: string[] = [];
+    const publish = async (n: number, subjects: string[]) => {
+      const result = await publishVersion(op, {
+        ...paper(
+          `Tidal bore acoustics ${n}`,
+          `Hydrophones record the acoustics of a tidal bore ${n} as it travels upstream, and the bore's sound tracks its height.`,
+        ),
+        subjects,
+      });
+      if (result.outcome !== "published") throw new Error(JSON.stringify(result));
+      made.push(result.paper_id);
+      return result.paper_id;
+    };
+    const ids = (r: Awaited<ReturnType<typeof searchChunks>>) =>
+      new Set(r.results.map((x) => x.paper_id));
+    try {
+      const first = await publish(1, ["physics.flu-dyn"]);
+      const other = await publish(2, ["physics.ao-ph"]);
+      const q = "tidal bore acoustics hydrophones";
+      expect(ids(await filtered(q, { subject: "physics.flu-dyn" }))).toEqual(new Set([first]));
+      // Searches remember which filters are broad, never a narrow filter's papers.
+      const second = await publish(3, ["physics.flu-dyn"]);
+      expect(ids(await filtered(q, { subject: "physics.flu-dyn" }))).toEqual(
+        new Set([first, second]),
+      );
+      // Scanning at most one chunk, the filter overflows and is learnt broad: applied to the
+      // candidates, on the first search and on the one that recalls it.
+      for (let i = 0; i < 2; i++) {
+        expect(ids(await filtered(q, { subject: "physics.flu-dyn" }, 1))).toEqual(
+          new Set([first, second]),
+        );
+      }
+      expect(ids(await filtered(q, {}))).toContain(other);
+    } finally {
+      for (const id of made) await unindexPaper(ctx, id);
+    }
+  });
+
   it("groups passages by paper, best paper first, each with its best passages", async () => {
     const grouped = await searchPapers(anonymous(), { q: "melanoma tumour burden", limit: 2 });
     expect(grouped.group).toBe("paper");

@@ -597,21 +597,71 @@ async function allowedChunks(
   const kept = sql`from search_chunks s
         join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
         where ${sql.join(paperFilterSql(filters, sql`p`, sql`pv`), sql` and `)}`;
+  const key = `${most} ${filterKey(filters)}`;
+  const known = broadFilters.recall(db, key);
+  if (known === true) return BROAD_FILTER;
   // The planner's estimate first: a filter it expects to keep many times `most` chunks is
   // broad, and listing its first `most` would cost more than it saves.
-  if ((await estimatedRows(db, sql`select 1 ${kept}`)) > BROAD_ESTIMATE * most) {
-    return { exact: false, chunks: new Set() };
+  if (known === undefined) {
+    const broad = (await estimatedRows(db, sql`select 1 ${kept}`)) > BROAD_ESTIMATE * most;
+    broadFilters.remember(db, key, broad);
+    if (broad) return BROAD_FILTER;
   }
   const rows = await rowsOf<{ chunk_id: string | number }>(
     db,
     sql`select s.chunk_id::int8 as chunk_id ${kept} limit ${most + 1}`,
   );
-  if (rows.length > most) return { exact: false, chunks: new Set() };
+  if (rows.length > most) {
+    broadFilters.remember(db, key, true);
+    return BROAD_FILTER;
+  }
   return { exact: true, chunks: new Set(rows.map((r) => Number(r.chunk_id))) };
 }
 
+const BROAD_FILTER = { exact: false, chunks: new Set<number>() } as const;
+
 /** A filter the planner expects to keep more than this many times `most` chunks is broad. */
 const BROAD_ESTIMATE = 4;
+
+/** The filter as a key: what it keeps, not how it was written (`cs` and its codes alike). */
+function filterKey(f: PaperFilters): string {
+  return JSON.stringify([
+    f.subjects,
+    f.since?.getTime() ?? null,
+    f.until?.getTime() ?? null,
+    f.model,
+    f.agent,
+  ]);
+}
+
+/**
+ * What searches learnt of each filter for a minute: broad (applied to the candidates), or
+ * narrow by the planner's estimate (its chunks listed). A filter repeats (a subject page, a
+ * facet, an agent paging through one subject), and learning it again costs a plan, or a
+ * listing of 2,000 chunks that overflows, before BM25's scan can start: about a tenth of a
+ * broad filter's search on PostgreSQL (`npm run bench:find`). A narrow filter's chunks are
+ * listed on every search, so a paper published a moment ago is found. Bounded per database
+ * (the oldest filter dropped first); a filter that changed from broad to narrow within the
+ * minute is still applied correctly, to the candidates.
+ */
+const broadFilters = (() => {
+  const TTL_MS = 60_000;
+  const MAX = 256;
+  const byDb = new WeakMap<Db, Map<string, { broad: boolean; until: number }>>();
+  return {
+    recall(db: Db, key: string): boolean | undefined {
+      const seen = byDb.get(db)?.get(key);
+      return seen && seen.until > performance.now() ? seen.broad : undefined;
+    },
+    remember(db: Db, key: string, broad: boolean): void {
+      const kept = byDb.get(db) ?? new Map<string, { broad: boolean; until: number }>();
+      byDb.set(db, kept);
+      kept.delete(key);
+      kept.set(key, { broad, until: performance.now() + TTL_MS });
+      if (kept.size > MAX) kept.delete(kept.keys().next().value as string);
+    },
+  };
+})();
 
 /** The planner's estimate of the rows `query` returns (no rows are read). */
 async function estimatedRows(db: Db, query: ReturnType<typeof sql>): Promise<number> {
@@ -654,15 +704,21 @@ async function candidateFacts(
       on e.chunk_id = s.chunk_id and e.model = ${dense.model} and e.dims = ${dense.vector.length}`;
   }
   // Reading (detoasting) each candidate's vector is the cost: on a pool the candidates are
-  // split across connections and read at once (ADR 0037).
+  // split across connections and read at once (ADR 0037). Each candidate's paper is looked up
+  // by its key (the lateral join): joined plainly, the planner hashed every paper, and a
+  // filter was checked on all of them rather than on the candidates' few (`bench:find`).
   const facts = async (part: number[]) =>
     rowsOf<{ chunk_id: string | number; sparse: number | null; dense: number | null }>(
       db,
       sql`select s.chunk_id::int8 as chunk_id, ${sparseExpr} as sparse, ${denseExpr} as dense
-          from search_chunks s
-          join papers p on p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
-          ${denseJoin}
-          where s.chunk_id = any(${pgArray(part, "int8")}) ${filtered}`,
+          from unnest(${pgArray(part, "int8")}) as c(id)
+          join search_chunks s on s.chunk_id = c.id
+          cross join lateral (
+            select 1 from papers p
+            where p.id = s.paper_id and p.status = 'published' and p.current_version = s.version
+              ${filtered}
+          ) visible
+          ${denseJoin}`,
     );
   // In chunk order, whatever the split: the z-scores sum the candidates in this order.
   return (await readInParts(db, ids, facts))
