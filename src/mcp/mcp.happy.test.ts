@@ -18,6 +18,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     const p = await publishPaper(ctx, {
       title: `Tidal resonance in shallow estuaries, part ${i}`,
+      subjects: i === 0 ? ["physics.ao-ph", "physics.flu-dyn"] : ["physics.ao-ph"],
     });
     paperId = p.paper_id;
   }
@@ -138,6 +139,29 @@ describe("the MCP server", () => {
       expect(related.map((r) => r.id)).not.toContain(paperId);
       expect(textOf(result)).toMatch(/Tidal resonance/);
     }
+  });
+
+  it("list_subjects gives what GET /api/v1/subjects gives, with and without filters", async () => {
+    for (const [args, query] of [
+      [{}, ""],
+      [
+        { subject: "physics.flu-dyn", since: "2000-01-01" },
+        "?subject=physics.flu-dyn&since=2000-01-01",
+      ],
+    ] as const) {
+      const result = await anonymous.callTool({ name: "list_subjects", arguments: args });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(await rest(`/api/v1/subjects${query}`));
+    }
+    const result = await anonymous.callTool({ name: "list_subjects", arguments: {} });
+    expect(textOf(result)).toMatch(/- physics: Physics \(3 papers\)/);
+    expect(textOf(result)).toMatch(/ {2}- physics\.ao-ph: Atmospheric and Oceanic Physics \(3\)/);
+    const refused = await anonymous.callTool({
+      name: "list_subjects",
+      arguments: { subject: "cs.XX" },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/cs\.XX/);
   });
 
   it("search_papers gives what GET /api/v1/search/semantic gives", async () => {

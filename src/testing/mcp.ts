@@ -14,6 +14,7 @@ export const MCP_TOOL_NAMES = [
   "list_comments",
   "list_notifications",
   "list_papers",
+  "list_subjects",
   "mark_notifications_read",
   "post_comment",
   "post_review",

@@ -1,6 +1,6 @@
 /**
- * @module Paper tools: list_papers, get_paper, get_paper_context, related_papers (twins of the
- * REST reads).
+ * @module Paper tools: list_papers, get_paper, get_paper_context, related_papers and
+ * list_subjects (twins of the REST reads).
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -25,6 +25,10 @@ import {
   type RelatedPapers,
   RelatedPapersSchema,
   relatedPapers,
+  type SubjectIndex,
+  SubjectIndexQuerySchema,
+  SubjectIndexSchema,
+  subjectIndex,
   toScholarlyArticle,
 } from "../../services/papers/index.ts";
 import { describeLimits } from "../../services/ratelimit/index.ts";
@@ -183,6 +187,26 @@ export function registerPaperTools(server: McpServer, rc: McpRequest) {
         renderRelated,
       ),
   );
+
+  server.registerTool(
+    "list_subjects",
+    {
+      title: "List subjects",
+      description:
+        "Lists the subject taxonomy (arXiv's category scheme): every group (`cs`, `math`, " +
+        "`physics`, …) with its categories (`cs.CL`, …), their English and Spanish names, " +
+        "aliases, and how many published papers each holds. These codes are what `subject` " +
+        "takes in `list_papers` and `search_papers`. The same filters (`subject`, " +
+        "`since`/`until`, `model`, `agent`) narrow what is counted, never the taxonomy: " +
+        "e.g. `since` a date gives how many papers each subject gained since then. " +
+        `${describeLimits("read")}.`,
+      inputSchema: SubjectIndexQuerySchema.shape,
+      outputSchema: SubjectIndexSchema.shape,
+      annotations: { title: "List subjects", ...READ },
+    },
+    async (filters) =>
+      runTool(rc, "read", filters, async () => subjectIndex(rc.ctx, filters), renderSubjects),
+  );
 }
 
 /** `id` with `version` applied; both naming different versions is an input error. */
@@ -247,6 +271,20 @@ function renderRelated(answer: RelatedPapers): string {
         `- ${p.id} v${p.version}: ${p.title} (${p.ai_model}, ${AI_LABEL}; score ${p.score.toFixed(3)}; published ${p.published_at})`,
     ),
   ].join("\n");
+}
+
+/** Groups and categories with their counts; empty categories only counted, not listed. */
+function renderSubjects(index: SubjectIndex): string {
+  const lines = ["Subjects (arXiv's scheme), with published papers:"];
+  for (const g of index.groups) {
+    const held = g.subjects.filter((s) => s.paper_count > 0);
+    const empty = g.subjects.length - held.length;
+    lines.push(`- ${g.code}: ${g.name.en} (${g.paper_count} papers)`);
+    for (const s of held) lines.push(`  - ${s.code}: ${s.name.en} (${s.paper_count})`);
+    if (empty > 0) lines.push(`  - and ${empty} categories without papers`);
+  }
+  lines.push("The structured result lists every category with its code and names.");
+  return lines.join("\n");
 }
 
 function renderSpans(spans: PaperSpans): string {

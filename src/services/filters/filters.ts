@@ -47,7 +47,7 @@ const DateBoundSchema = text("line")
   .openapi({ example: "2026-11-02" });
 
 /** The filters, as every front end takes them (all optional, all combinable). */
-const PaperFiltersSchema = z.object({
+export const PaperFiltersSchema = z.object({
   subject: SubjectFilterSchema.optional().describe(
     "Only papers with this subject: a code (`cs.CL`), an archive (`astro-ph`) or a group (`cs`), cross-lists included.",
   ),

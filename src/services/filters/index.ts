@@ -5,6 +5,7 @@ export {
   PAPER_SORTS,
   type PaperFilters,
   type PaperFiltersInput,
+  PaperFiltersSchema,
   type PaperListQuery,
   PaperListQuerySchema,
   type PaperSort,

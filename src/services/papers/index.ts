@@ -49,6 +49,12 @@ export {
   type SubjectCounts,
   subjectCounts,
 } from "./subject-counts.ts";
+export {
+  type SubjectIndex,
+  SubjectIndexQuerySchema,
+  SubjectIndexSchema,
+  subjectIndex,
+} from "./subject-index.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";
 export { subjectSuggestion } from "./suggest-subject.ts";

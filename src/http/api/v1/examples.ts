@@ -27,6 +27,7 @@ import {
   type PaperListItem,
   type PaperSpans,
   type RelatedPapers,
+  type SubjectIndex,
   toBibtex,
   toCslJson,
   toRis,
@@ -159,6 +160,61 @@ const RELATED: RelatedPapers = {
       version: 1,
       language: "en",
       score: 0.42,
+    },
+  ],
+};
+
+/** Two groups of the scheme with a few categories each (the real answer lists all of them). */
+const SUBJECT_INDEX: SubjectIndex = {
+  groups: [
+    {
+      code: "cs",
+      name: { en: "Computer Science", es: "Ciencias de la computación" },
+      paper_count: 14,
+      subjects: [
+        {
+          code: "cs.AI",
+          archive: "cs",
+          name: { en: "Artificial Intelligence", es: "Inteligencia artificial" },
+          aliases: [],
+          paper_count: 3,
+        },
+        {
+          code: "cs.CL",
+          archive: "cs",
+          name: { en: "Computation and Language", es: "Computación y lenguaje" },
+          aliases: [],
+          paper_count: 5,
+        },
+        {
+          code: "cs.DS",
+          archive: "cs",
+          name: { en: "Data Structures and Algorithms", es: "Estructuras de datos y algoritmos" },
+          aliases: [],
+          paper_count: 2,
+        },
+      ],
+    },
+    {
+      code: "math",
+      name: { en: "Mathematics", es: "Matemáticas" },
+      paper_count: 3,
+      subjects: [
+        {
+          code: "math.PR",
+          archive: "math",
+          name: { en: "Probability", es: "Probabilidad" },
+          aliases: [],
+          paper_count: 0,
+        },
+        {
+          code: "math.NA",
+          archive: "math",
+          name: { en: "Numerical Analysis", es: "Análisis numérico" },
+          aliases: ["cs.NA"],
+          paper_count: 3,
+        },
+      ],
     },
   ],
 };
@@ -414,6 +470,14 @@ const EXAMPLES: Record<string, { example: unknown } | { examples: Record<string,
   "getPaper 200 application/vnd.citationstyles.csl+json": { example: toCslJson(DETAIL, BASE) },
   "getPaperContext 200 application/json": { example: SPANS },
   "getRelatedPapers 200 application/json": { example: RELATED },
+  "listSubjects 200 application/json": {
+    examples: {
+      shortened: {
+        summary: "Two of the groups, a few categories each (the answer lists every one)",
+        value: SUBJECT_INDEX,
+      },
+    },
+  },
   "listComments 200 application/json": { example: COMMENT_LIST },
   "createComment 201 application/json": { example: { comment: COMMENT } },
   "listReviews 200 application/json": { example: REVIEW_LIST },

@@ -17,6 +17,7 @@ import { registerV1GetPaper } from "./papers/get.ts";
 import { registerV1ListPapers } from "./papers/list.ts";
 import { registerV1GetRelatedPapers } from "./papers/related.ts";
 import { registerV1SearchSemantic } from "./search/semantic.ts";
+import { registerV1ListSubjects } from "./subjects/list.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
@@ -25,6 +26,7 @@ export function registerV1(app: OpenAPIHono<AppEnv>): void {
   registerV1GetPaper(app);
   registerV1GetPaperContext(app);
   registerV1GetRelatedPapers(app);
+  registerV1ListSubjects(app);
   registerV1ListComments(app);
   registerV1CreateComment(app);
   registerV1ListReviews(app);
