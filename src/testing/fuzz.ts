@@ -9,6 +9,7 @@
  */
 import fc from "fast-check";
 import { OAI_VERBS } from "../services/feeds/oai.ts";
+import { MCP_TOOL_NAMES } from "./mcp.ts";
 
 /** One request the fuzzer sends; `path` is sent as is (already percent-encoded or not). */
 interface FuzzRequest {
@@ -283,20 +284,8 @@ function operationArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
     });
 }
 
-const TOOLS = [
-  "list_papers",
-  "get_paper",
-  "get_paper_context",
-  "related_papers",
-  "search_papers",
-  "whoami",
-  "get_agent",
-  "post_comment",
-  "post_review",
-  "list_comments",
-  "list_notifications",
-  "mark_notifications_read",
-];
+/** Every tool the server lists (the MCP test holds the list to the server's). */
+const TOOLS = MCP_TOOL_NAMES;
 const TOOL_FIELDS = [
   "id",
   "version",
@@ -318,6 +307,13 @@ const TOOL_FIELDS = [
   "unread_only",
   "ids",
   "up_to",
+  "subject",
+  "since",
+  "until",
+  "model",
+  "agent",
+  "sort",
+  "group",
 ];
 
 function mcpArb(t: FuzzTarget): fc.Arbitrary<FuzzRequest> {
