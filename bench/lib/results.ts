@@ -25,7 +25,15 @@ function commit(): string {
   try {
     const git = (args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" });
     const sha = git(["rev-parse", "--short", "HEAD"]).trim();
-    const dirty = git(["status", "--porcelain", "--untracked-files=no"]).trim();
+    // Other scripts' result files are not changes to what is measured.
+    const dirty = git([
+      "status",
+      "--porcelain",
+      "--untracked-files=no",
+      "--",
+      ".",
+      ":(exclude)bench/results",
+    ]).trim();
     return dirty ? `${sha}+changes` : sha;
   } catch {
     return "unknown";
