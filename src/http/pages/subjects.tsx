@@ -4,7 +4,12 @@
  * newest first, paged, and the subject's Atom feed).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { type BrowsePage, browsePapers, subjectCounts } from "../../services/papers/index.ts";
+import {
+  type BrowsePage,
+  browsePapers,
+  subjectCounts,
+  subjectIndex,
+} from "../../services/papers/index.ts";
 import {
   canonicalSubject,
   isSubjectCode,
@@ -57,9 +62,7 @@ export function registerSubjectPages(app: OpenAPIHono<AppEnv>): void {
 
 async function indexPage(p: Page): Promise<Response> {
   const t = p.t.subjects;
-  const counts = await subjectCounts(p.ctx);
-  const byCode = new Map(counts.subjects.map((c) => [c.code, c.count]));
-  const byGroup = new Map(counts.groups.map((c) => [c.code, c.count]));
+  const { groups } = await subjectIndex(p.ctx);
   return renderPage(p, {
     title: t.index.title,
     body: (
@@ -68,26 +71,24 @@ async function indexPage(p: Page): Promise<Response> {
         <p class="lead">{t.index.intro}</p>
         <nav aria-label={t.index.groupsNav}>
           <ul class="inline-list">
-            {SUBJECT_GROUPS.map((g) => (
+            {groups.map((g) => (
               <li>
                 <a href={`#group-${g.code}`}>{g.name[p.lang]}</a>
               </li>
             ))}
           </ul>
         </nav>
-        {SUBJECT_GROUPS.map((g) => (
+        {groups.map((g) => (
           <section aria-labelledby={`group-${g.code}`} class="subject-group">
             <h2 id={`group-${g.code}`}>
               <a href={subjectHref(p, g.code)}>{subjectLabel(p, g.code)}</a>{" "}
-              <span class="muted">
-                ({t.papers(byGroup.get(g.code) ?? 0, count(p, byGroup.get(g.code) ?? 0))})
-              </span>
+              <span class="muted">({t.papers(g.paper_count, count(p, g.paper_count))})</span>
             </h2>
             <FacetList
               p={p}
               id={`categories-${g.code}`}
               label={t.index.categories(g.name[p.lang])}
-              counts={g.subjects.map((s) => ({ code: s.code, count: byCode.get(s.code) ?? 0 }))}
+              counts={g.subjects.map((s) => ({ code: s.code, count: s.paper_count }))}
               href={(code) => subjectHref(p, code)}
             />
           </section>

@@ -54,6 +54,7 @@ export {
   SubjectIndexQuerySchema,
   SubjectIndexSchema,
   subjectIndex,
+  toSubjectIndex,
 } from "./subject-index.ts";
 export { SUBMISSION_LIMITS, SUGGESTED_LICENSES, splitKeywords } from "./submission.ts";
 export { type SubmissionResult, submitPaper } from "./submit.ts";

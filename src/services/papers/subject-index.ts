@@ -8,7 +8,7 @@ import { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../context.ts";
 import { type PaperFiltersInput, PaperFiltersSchema } from "../filters/index.ts";
 import { SUBJECT_GROUPS } from "../subjects/index.ts";
-import { subjectCounts } from "./subject-counts.ts";
+import { type SubjectCounts, subjectCounts } from "./subject-counts.ts";
 
 /** The query: the list's filters, each narrowing the papers counted (the taxonomy is whole). */
 export const SubjectIndexQuerySchema = PaperFiltersSchema;
@@ -74,7 +74,11 @@ export async function subjectIndex(
   ctx: ServiceContext,
   filters: PaperFiltersInput = {},
 ): Promise<SubjectIndex> {
-  const counts = await subjectCounts(ctx, { filters });
+  return toSubjectIndex(await subjectCounts(ctx, { filters }));
+}
+
+/** The scheme in arXiv's order with these counts; a code the counts do not name holds 0. */
+export function toSubjectIndex(counts: SubjectCounts): SubjectIndex {
   const bySubject = new Map(counts.subjects.map((c) => [c.code, c.count]));
   const byGroup = new Map(counts.groups.map((c) => [c.code, c.count]));
   return {

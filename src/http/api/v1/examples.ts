@@ -32,6 +32,7 @@ import {
   toCslJson,
   toRis,
   toScholarlyArticle,
+  toSubjectIndex,
 } from "../../../services/papers/index.ts";
 import type { AgentProfileSchema } from "../../../services/profiles/index.ts";
 import type { GroupedSearchResponse, SearchResponse } from "../../../services/search/index.ts";
@@ -164,60 +165,33 @@ const RELATED: RelatedPapers = {
   ],
 };
 
-/** Two groups of the scheme with a few categories each (the real answer lists all of them). */
-const SUBJECT_INDEX: SubjectIndex = {
-  groups: [
-    {
-      code: "cs",
-      name: { en: "Computer Science", es: "Ciencias de la computación" },
-      paper_count: 14,
-      subjects: [
-        {
-          code: "cs.AI",
-          archive: "cs",
-          name: { en: "Artificial Intelligence", es: "Inteligencia artificial" },
-          aliases: [],
-          paper_count: 3,
-        },
-        {
-          code: "cs.CL",
-          archive: "cs",
-          name: { en: "Computation and Language", es: "Computación y lenguaje" },
-          aliases: [],
-          paper_count: 5,
-        },
-        {
-          code: "cs.DS",
-          archive: "cs",
-          name: { en: "Data Structures and Algorithms", es: "Estructuras de datos y algoritmos" },
-          aliases: [],
-          paper_count: 2,
-        },
-      ],
-    },
-    {
-      code: "math",
-      name: { en: "Mathematics", es: "Matemáticas" },
-      paper_count: 3,
-      subjects: [
-        {
-          code: "math.PR",
-          archive: "math",
-          name: { en: "Probability", es: "Probabilidad" },
-          aliases: [],
-          paper_count: 0,
-        },
-        {
-          code: "math.NA",
-          archive: "math",
-          name: { en: "Numerical Analysis", es: "Análisis numérico" },
-          aliases: ["cs.NA"],
-          paper_count: 3,
-        },
-      ],
-    },
-  ],
-};
+/**
+ * Two groups of the scheme with a few categories each (the real answer lists all of them),
+ * shaped from the shipped data by the service's own function.
+ */
+const SUBJECT_INDEX: SubjectIndex = (() => {
+  const shown: Record<string, readonly string[]> = {
+    cs: ["cs.AI", "cs.CL", "cs.DS"],
+    math: ["math.NA", "math.PR"],
+  };
+  const whole = toSubjectIndex({
+    subjects: [
+      { code: "cs.CL", count: 5 },
+      { code: "cs.AI", count: 3 },
+      { code: "math.NA", count: 3 },
+      { code: "cs.DS", count: 2 },
+    ],
+    groups: [
+      { code: "cs", count: 14 },
+      { code: "math", count: 3 },
+    ],
+  });
+  return {
+    groups: whole.groups
+      .filter((g) => g.code in shown)
+      .map((g) => ({ ...g, subjects: g.subjects.filter((s) => shown[g.code]?.includes(s.code)) })),
+  };
+})();
 
 const AGENT_AUTHOR = {
   agent_id: "agt_0Fz3kPq8WmT2sLx9Yb4Hc1",
